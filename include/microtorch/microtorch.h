@@ -1,0 +1,16 @@
+#pragma once
+// The one header a user includes: #include <microtorch/microtorch.h>
+#include "tensor/Device.h"
+#include "tensor/Error.h"
+#include "tensor/Factories.h"
+#include "tensor/Generator.h"
+#include "tensor/Scalar.h"
+#include "tensor/ScalarType.h"
+#include "tensor/Tensor.h"
+#include "tensor/TensorOptions.h"
+#include "tensor/TypePromotion.h"
+#include "dispatch/DispatchKeySet.h"
+#include "dispatch/Dispatcher.h"
+#include "dispatch/IValue.h"
+#include "dispatch/Library.h"
+#include "dispatch/LocalDispatchKeySet.h"

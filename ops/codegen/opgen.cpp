@@ -1,0 +1,304 @@
+// Generates the typed C++ API of every operator from ops/native_functions.txt, the one place each
+// operator's schema is written (PyTorch's torchgen, in miniature). Run by the build:
+//   opgen <native_functions.txt> <output dir>
+// and writes ops/Operators.h (a struct per operator: its typed handle, call, redispatch),
+// ops/Functions.h (mt::add(...)), ops/TensorMethods.h (declarations spliced into class Tensor),
+// ops/TensorMethodsImpl.h (their definitions) and RegisterSchemas.cpp (the MT_LIBRARY(mt) block).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "dispatch/FunctionSchema.h"
+
+namespace {
+
+using mt::Argument;
+using mt::FunctionSchema;
+using mt::SchemaType;
+using mt::TypeKind;
+
+struct OpDecl {
+  FunctionSchema schema;
+  std::string text;  // the schema as written, namespace added
+  bool function = false;
+  bool method = false;
+};
+
+[[noreturn]] void fail(const std::string& msg) {
+  std::cerr << "opgen: " << msg << "\n";
+  std::exit(1);
+}
+
+std::string trim(std::string s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  const auto e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+std::vector<OpDecl> read_decls(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail("cannot read " + path);
+  std::vector<OpDecl> decls;
+  std::string line;
+  for (int lineno = 1; std::getline(in, line); ++lineno) {
+    line = trim(line);
+    if (line.empty() || line[0] == '#') continue;
+    const auto bar = line.find('|');
+    OpDecl d;
+    d.text = "mt::" + trim(line.substr(0, bar));
+    try {
+      d.schema = mt::parse_schema(d.text);
+    } catch (const std::exception& e) {
+      fail(path + ":" + std::to_string(lineno) + ": " + e.what());
+    }
+    std::istringstream variants(bar == std::string::npos ? "function" : line.substr(bar + 1));
+    for (std::string v; variants >> v;) {
+      if (v == "function") d.function = true;
+      else if (v == "method") d.method = true;
+      else fail(path + ":" + std::to_string(lineno) + ": unknown variant '" + v + "'");
+    }
+    decls.push_back(std::move(d));
+  }
+  return decls;
+}
+
+bool is_mutable_tensor(const Argument& a) { return a.type.kind == TypeKind::Tensor && a.alias && a.alias->is_write; }
+
+std::string base_cpp_type(const SchemaType& t) {
+  switch (t.kind) {
+    case TypeKind::Tensor:
+      return "Tensor";
+    case TypeKind::Int:
+      return "int64_t";
+    case TypeKind::Float:
+      return "double";
+    case TypeKind::Bool:
+      return "bool";
+    case TypeKind::Scalar:
+      return "Scalar";
+    case TypeKind::Str:
+      return "std::string_view";
+    case TypeKind::ScalarType:
+      return "ScalarType";
+    case TypeKind::Device:
+      return "Device";
+    default:
+      fail("type " + t.str() + " has no C++ type in microtorch yet");
+  }
+}
+
+// The C++ parameter type for a schema argument (PyTorch's conventions).
+std::string arg_cpp_type(const Argument& a) {
+  const SchemaType& t = a.type;
+  if (t.is_list) {
+    if (t.elem_optional) fail("Tensor?[] is not supported yet");
+    const std::string list = t.kind == TypeKind::Int     ? "IntArrayRef"
+                             : t.kind == TypeKind::Float ? "ArrayRef<double>"
+                             : t.kind == TypeKind::Tensor ? "ArrayRef<Tensor>"
+                                                          : (fail("unsupported list " + t.str()), "");
+    return t.is_optional ? "std::optional<" + list + ">" : list;
+  }
+  if (is_mutable_tensor(a)) return "Tensor&";
+  const std::string base = base_cpp_type(t);
+  const bool by_ref = t.kind == TypeKind::Tensor || t.kind == TypeKind::Scalar;
+  if (t.is_optional) return by_ref ? "const std::optional<" + base + ">&" : "std::optional<" + base + ">";
+  return by_ref ? "const " + base + "&" : base;
+}
+
+std::string return_cpp_type(const FunctionSchema& s) {
+  if (s.returns.empty()) return "void";
+  auto one = [](const Argument& r) {
+    if (r.type.is_list) return std::string("std::vector<") + base_cpp_type(r.type) + ">";
+    if (is_mutable_tensor(r)) return std::string("Tensor&");
+    return base_cpp_type(r.type);
+  };
+  if (s.returns.size() == 1) return one(s.returns[0]);
+  std::string out = "std::tuple<";
+  for (size_t i = 0; i < s.returns.size(); ++i) out += (i ? ", " : "") + one(s.returns[i]);
+  return out + ">";
+}
+
+std::string cpp_default(const Argument& a) {
+  const std::string& d = a.default_text;
+  if (d == "None") return "std::nullopt";
+  if (d == "True") return "true";
+  if (d == "False") return "false";
+  if (d == "Mean" || d == "Sum") return "Reduction::" + d;
+  if (a.type.is_list) {
+    if (d.front() == '[') return "{" + d.substr(1, d.size() - 2) + "}";
+    return "{" + d + "}";
+  }
+  if (d.front() == '\'') return "\"" + d.substr(1, d.size() - 2) + "\"";
+  return d;
+}
+
+// Unique C++ identifier of an overload: add.Tensor -> add_Tensor, relu -> relu.
+std::string op_id(const FunctionSchema& s) {
+  return s.op.overload.empty() ? s.op.name : s.op.name + "_" + s.op.overload;
+}
+
+// The C++ function name: out= overloads get an _out suffix, as in PyTorch's at::add_out.
+bool is_out_overload(const FunctionSchema& s) {
+  for (const auto& a : s.arguments)
+    if (a.is_out()) return true;
+  return false;
+}
+std::string function_name(const FunctionSchema& s) { return is_out_overload(s) ? s.op.name + "_out" : s.op.name; }
+
+// Parameters in C++ order: out arguments first for out= overloads (as at::add_out(out, self, other)).
+std::vector<const Argument*> cpp_order(const FunctionSchema& s) {
+  std::vector<const Argument*> order;
+  for (const auto& a : s.arguments)
+    if (a.is_out()) order.push_back(&a);
+  for (const auto& a : s.arguments)
+    if (!a.is_out()) order.push_back(&a);
+  return order;
+}
+
+std::string params(const std::vector<const Argument*>& args, bool with_defaults, size_t skip_index = SIZE_MAX) {
+  std::string out;
+  // A default is only legal when every later parameter has one too.
+  size_t first_default = args.size();
+  while (first_default > 0 && args[first_default - 1]->default_value) --first_default;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i == skip_index) continue;
+    if (!out.empty()) out += ", ";
+    out += arg_cpp_type(*args[i]) + " " + args[i]->name;
+    if (with_defaults && i >= first_default) out += " = " + cpp_default(*args[i]);
+  }
+  return out;
+}
+
+std::string names(const FunctionSchema& s) {
+  std::string out;
+  for (const auto& a : s.arguments) out += (out.empty() ? "" : ", ") + a.name;
+  return out;
+}
+
+std::string schema_order_params(const FunctionSchema& s) {
+  std::vector<const Argument*> args;
+  for (const auto& a : s.arguments) args.push_back(&a);
+  return params(args, false);
+}
+
+std::string signature_type(const FunctionSchema& s) {
+  std::string out = return_cpp_type(s) + "(";
+  for (size_t i = 0; i < s.arguments.size(); ++i) out += (i ? ", " : "") + arg_cpp_type(s.arguments[i]);
+  return out + ")";
+}
+
+void write_file(const std::filesystem::path& path, const std::string& content) {
+  // Rewrite only on change, so an unchanged declaration file rebuilds nothing.
+  std::ifstream old(path);
+  std::stringstream existing;
+  existing << old.rdbuf();
+  if (old && existing.str() == content) return;
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path) << content;
+}
+
+const char* kHeader = "// Generated by ops/codegen/opgen.cpp from ops/native_functions.txt. Do not edit.\n";
+
+std::string gen_operators(const std::vector<OpDecl>& decls) {
+  std::ostringstream o;
+  o << kHeader << "#pragma once\n#include <optional>\n#include <string_view>\n#include <tuple>\n#include <vector>\n\n"
+    << "#include \"dispatch/Dispatcher.h\"\n\nnamespace mt {\nnamespace Reduction {\nenum : int64_t { None, Mean, Sum };\n}\n"
+    << "namespace ops {\n";
+  for (const auto& d : decls) {
+    const auto& s = d.schema;
+    const std::string ret = return_cpp_type(s);
+    o << "\n// " << d.text << "\nstruct " << op_id(s) << " {\n"
+      << "  using schema = " << signature_type(s) << ";\n"
+      << "  static constexpr const char* name = \"mt::" << s.op.name << "\";\n"
+      << "  static constexpr const char* overload_name = \"" << s.op.overload << "\";\n"
+      << "  static const TypedOperatorHandle<schema>& handle() {\n"
+      << "    static const auto h = Dispatcher::singleton().findSchemaOrThrow(name, overload_name).typed<schema>();\n"
+      << "    return h;\n  }\n"
+      << "  static " << ret << " call(" << schema_order_params(s) << ") {\n"
+      << "    return handle().call(" << names(s) << ");\n  }\n"
+      << "  static " << ret << " redispatch(DispatchKeySet ks" << (s.arguments.empty() ? "" : ", ")
+      << schema_order_params(s) << ") {\n"
+      << "    return handle().redispatch(ks" << (s.arguments.empty() ? "" : ", ") << names(s) << ");\n  }\n};\n";
+  }
+  o << "\n}  // namespace ops\n}  // namespace mt\n";
+  return o.str();
+}
+
+std::string gen_functions(const std::vector<OpDecl>& decls) {
+  std::ostringstream o;
+  o << kHeader << "#pragma once\n#include \"ops/Operators.h\"\n\nnamespace mt {\n";
+  for (const auto& d : decls) {
+    if (!d.function) continue;
+    const auto& s = d.schema;
+    o << "\ninline " << return_cpp_type(s) << " " << function_name(s) << "(" << params(cpp_order(s), true)
+      << ") {\n  return ops::" << op_id(s) << "::call(" << names(s) << ");\n}\n";
+  }
+  o << "\n}  // namespace mt\n#include \"ops/TensorMethodsImpl.h\"\n";
+  return o.str();
+}
+
+// The index of `self` among the C++ parameters, or SIZE_MAX.
+size_t self_index(const std::vector<const Argument*>& args) {
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i]->name == "self") return i;
+  return SIZE_MAX;
+}
+
+std::string gen_method_decls(const std::vector<OpDecl>& decls) {
+  std::ostringstream o;
+  o << kHeader << "// Included inside class mt::Tensor.\n";
+  for (const auto& d : decls) {
+    if (!d.method) continue;
+    const auto args = cpp_order(d.schema);
+    if (self_index(args) == SIZE_MAX) fail(d.text + ": a method needs a `self` argument");
+    o << return_cpp_type(d.schema) << " " << function_name(d.schema) << "("
+      << params(args, true, self_index(args)) << ") const;\n";
+  }
+  return o.str();
+}
+
+std::string gen_method_defs(const std::vector<OpDecl>& decls) {
+  std::ostringstream o;
+  o << kHeader << "#pragma once\n\nnamespace mt {\n";
+  for (const auto& d : decls) {
+    if (!d.method) continue;
+    const auto& s = d.schema;
+    const auto args = cpp_order(s);
+    std::string call_args;
+    for (const auto& a : s.arguments) {
+      const bool is_self = a.name == "self";
+      const std::string self_expr = is_mutable_tensor(a) ? "const_cast<Tensor&>(*this)" : "*this";
+      call_args += (call_args.empty() ? "" : ", ") + (is_self ? self_expr : a.name);
+    }
+    o << "\ninline " << return_cpp_type(s) << " Tensor::" << function_name(s) << "("
+      << params(args, false, self_index(args)) << ") const {\n  return ops::" << op_id(s) << "::call(" << call_args
+      << ");\n}\n";
+  }
+  o << "\n}  // namespace mt\n";
+  return o.str();
+}
+
+std::string gen_registration(const std::vector<OpDecl>& decls) {
+  std::ostringstream o;
+  o << kHeader << "#include \"dispatch/Library.h\"\n\nMT_LIBRARY(mt, m) {\n";
+  for (const auto& d : decls) o << "  m.def(\"" << d.text << "\");\n";
+  o << "}\n";
+  return o.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) fail("usage: opgen <native_functions.txt> <output dir>");
+  const auto decls = read_decls(argv[1]);
+  const std::filesystem::path out = argv[2];
+  write_file(out / "ops/Operators.h", gen_operators(decls));
+  write_file(out / "ops/Functions.h", gen_functions(decls));
+  write_file(out / "ops/TensorMethods.h", gen_method_decls(decls));
+  write_file(out / "ops/TensorMethodsImpl.h", gen_method_defs(decls));
+  write_file(out / "RegisterSchemas.cpp", gen_registration(decls));
+  return 0;
+}

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds microtorch (Release) and runs the main demo.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install_deps.sh
+build_dir=${BUILD_DIR:-build}
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMT_BUILD_EXAMPLES=ON
+cmake --build "$build_dir" -j "$(nproc)" --target tour
+"$build_dir/examples/tour"

@@ -1,0 +1,61 @@
+#pragma once
+// A number that is not a tensor: the `2` in `a * 2`, the value of `full`. It remembers whether it was a
+// bool, an integer or a floating literal, because type promotion treats the three differently.
+#include <cstdint>
+#include <ostream>
+#include <type_traits>
+
+#include "tensor/ScalarType.h"
+
+namespace mt {
+
+class Scalar {
+ public:
+  Scalar() : Scalar(int64_t(0)) {}
+  Scalar(bool v) : tag_(Tag::Bool) { v_.i = v; }
+  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  Scalar(T v) : tag_(Tag::Int) {
+    v_.i = static_cast<int64_t>(v);
+  }
+  template <typename T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
+  Scalar(T v) : tag_(Tag::Double) {
+    v_.d = static_cast<double>(v);
+  }
+  Scalar(Half v) : Scalar(static_cast<float>(v)) {}
+  Scalar(BFloat16 v) : Scalar(static_cast<float>(v)) {}
+
+  bool isFloatingPoint() const { return tag_ == Tag::Double; }
+  bool isIntegral(bool include_bool) const { return tag_ == Tag::Int || (include_bool && tag_ == Tag::Bool); }
+  bool isBoolean() const { return tag_ == Tag::Bool; }
+
+  // The dtype of a tensor made from this scalar with no other information: float64, int64 or bool.
+  ScalarType type() const { return tag_ == Tag::Double ? kFloat64 : tag_ == Tag::Int ? kInt64 : kBool; }
+
+  template <typename T>
+  T to() const {
+    if constexpr (std::is_same_v<T, bool>) return tag_ == Tag::Double ? v_.d != 0 : v_.i != 0;
+    else if (tag_ == Tag::Double) return static_cast<T>(v_.d);
+    else return static_cast<T>(v_.i);
+  }
+  double toDouble() const { return to<double>(); }
+  int64_t toLong() const { return to<int64_t>(); }
+  bool toBool() const { return to<bool>(); }
+
+  bool operator==(const Scalar& o) const {
+    if (isFloatingPoint() || o.isFloatingPoint()) return toDouble() == o.toDouble();
+    return v_.i == o.v_.i;
+  }
+
+ private:
+  enum class Tag : uint8_t { Bool, Int, Double };
+  Tag tag_;
+  union {
+    int64_t i;
+    double d;
+  } v_;
+};
+
+// Prints as Python would: 2, 2.5, True.
+std::ostream& operator<<(std::ostream& os, const Scalar& s);
+
+}  // namespace mt

@@ -1,0 +1,49 @@
+#include "tensor/Tensor.h"
+
+#include <sstream>
+
+#include "tensor/Error.h"
+
+namespace mt {
+
+void Tensor::check_defined() const {
+  MT_CHECK(impl_.defined(), "Tensor is undefined: this method needs a tensor that holds data (a default-constructed "
+                            "mt::Tensor() holds none)");
+}
+
+void Tensor::check_data_ptr_type(ScalarType requested) const {
+  MT_CHECK_TYPE(requested == impl()->dtype(), "expected scalar type ", requested, " but found ", impl()->dtype());
+}
+
+Scalar Tensor::item() const {
+  MT_CHECK_VALUE(numel() == 1, "a Tensor with ", numel(), " elements cannot be converted to Scalar");
+  MT_CHECK(!is_meta(), "Tensor.item() cannot be called on meta tensors");
+  MT_CHECK(is_cpu(), "Tensor.item() on a ", device(), " tensor: copy it to the CPU first with .to(mt::kCPU)");
+  const void* p = impl()->data();
+  switch (dtype()) {
+#define MT_CASE(cpp, name, str) \
+  case ScalarType::name:        \
+    return Scalar(*static_cast<const cpp*>(p));
+    MT_FORALL_SCALAR_TYPES(MT_CASE)
+#undef MT_CASE
+    default:
+      break;
+  }
+  MT_CHECK(false, "item(): unsupported dtype ", dtype());
+  return Scalar();
+}
+
+std::string Tensor::toString() const {
+  if (!defined()) return "UndefinedTensor";
+  std::ostringstream ss;
+  ss << "Tensor(dtype=" << dtype() << ", device=" << device() << ", sizes=" << sizes() << ")";
+  return ss.str();
+}
+
+std::ostream& operator<<(std::ostream& os, const Scalar& s) {
+  if (s.isBoolean()) return os << (s.toBool() ? "True" : "False");
+  if (s.isIntegral(false)) return os << s.toLong();
+  return os << s.toDouble();
+}
+
+}  // namespace mt

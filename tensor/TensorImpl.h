@@ -1,0 +1,118 @@
+#pragma once
+// TensorImpl: the refcounted object behind a Tensor. Shape (sizes, strides, offset into a Storage),
+// dtype, device, the DispatchKeySet the dispatcher reads, the version counter shared with views, and a
+// slot for autograd metadata that stays empty until autograd needs it.
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "dispatch/DispatchKeySet.h"
+#include "tensor/Device.h"
+#include "tensor/ScalarType.h"
+#include "tensor/SizesAndStrides.h"
+#include "tensor/Storage.h"
+#include "tensor/intrusive_ptr.h"
+
+namespace mt {
+
+// Implemented by the autograd layer; the core only owns it.
+struct AutogradMetaInterface {
+  virtual ~AutogradMetaInterface() = default;
+};
+
+// Whether tensors made on this thread now are inference tensors (set by mt::InferenceMode).
+bool is_inference_mode_enabled();
+namespace detail {
+void set_inference_mode_enabled(bool enabled);
+}
+
+// Wraps `dim` into [0, ndim) as Python indexing does; a 0-dim tensor accepts -1 and 0.
+int64_t maybe_wrap_dim(int64_t dim, int64_t ndim);
+// Row-major strides for `sizes` (a size-0 or size-1 dim gets the stride it would have at size 1).
+void compute_contiguous_strides(IntArrayRef sizes, int64_t* strides_out);
+// Product of sizes, checked against overflow, with sizes checked to be non-negative.
+int64_t checked_numel(IntArrayRef sizes);
+
+// The key set of a plain tensor on `device`: its backend, autograd and ADInplaceOrView unless it is an
+// inference tensor, and the device's autocast key for floating dtypes.
+DispatchKeySet compute_tensor_key_set(Device device, ScalarType dtype, bool inference);
+
+class TensorImpl : public intrusive_ptr_target {
+ public:
+  // A tensor viewing `storage`; its key set is computed from device, dtype and inference mode.
+  TensorImpl(intrusive_ptr<StorageImpl> storage, ScalarType dtype);
+  // A tensor with an explicit key set (wrapper tensors of the functorch layers).
+  TensorImpl(intrusive_ptr<StorageImpl> storage, ScalarType dtype, DispatchKeySet key_set);
+  ~TensorImpl() override;
+
+  // A new contiguous tensor with fresh, uninitialised memory. On CPU and Meta the TensorImpl, its
+  // StorageImpl and the data share one allocation.
+  static intrusive_ptr<TensorImpl> empty(IntArrayRef sizes, ScalarType dtype, Device device);
+  // A new tensor with the given strides over fresh memory large enough for them.
+  static intrusive_ptr<TensorImpl> empty_strided(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype,
+                                                 Device device);
+
+  IntArrayRef sizes() const { return sizes_and_strides_.sizes(); }
+  IntArrayRef strides() const { return sizes_and_strides_.strides(); }
+  int64_t dim() const { return static_cast<int64_t>(sizes_and_strides_.size()); }
+  int64_t size(int64_t d) const { return sizes()[wrap_existing_dim(d)]; }
+  int64_t stride(int64_t d) const { return strides()[wrap_existing_dim(d)]; }
+  int64_t numel() const { return numel_; }
+  int64_t storage_offset() const { return storage_offset_; }
+  bool is_contiguous() const { return is_contiguous_; }
+  ScalarType dtype() const { return dtype_; }
+  size_t itemsize() const { return element_size(dtype_); }
+  Device device() const { return storage_->device(); }
+  DispatchKeySet key_set() const { return key_set_; }
+  const intrusive_ptr<StorageImpl>& storage() const { return storage_; }
+
+  // Address of the first element (nullptr on Meta).
+  void* data() const {
+    char* base = static_cast<char*>(storage_->data());
+    return base ? base + storage_offset_ * static_cast<int64_t>(itemsize()) : nullptr;
+  }
+
+  void set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset);
+  void set_sizes_contiguous(IntArrayRef sizes);
+  void set_storage_offset(int64_t offset) { storage_offset_ = offset; }
+
+  // Inference tensors have no version counter: they are never saved for backward.
+  bool is_inference() const { return version_counter_ == nullptr; }
+  uint32_t version() const;
+  void bump_version();
+
+  // A tensor made from a C++ number (e.g. the 2 in `a * 2`): it takes part in type promotion like a
+  // Python scalar, not like a tensor.
+  bool is_wrapped_number() const { return is_wrapped_number_; }
+  void set_wrapped_number(bool w) { is_wrapped_number_ = w; }
+
+  AutogradMetaInterface* autograd_meta() const { return autograd_meta_.get(); }
+  void set_autograd_meta(std::unique_ptr<AutogradMetaInterface> meta) { autograd_meta_ = std::move(meta); }
+
+  void set_key_set(DispatchKeySet ks) { key_set_ = ks; }
+
+ protected:
+  void release_resources_and_free() override;
+
+ private:
+  // Like maybe_wrap_dim, but a 0-dim tensor has no dim to read.
+  int64_t wrap_existing_dim(int64_t d) const {
+    MT_CHECK_INDEX(dim() > 0, "dimension specified as ", d, " but tensor has no dimensions");
+    return maybe_wrap_dim(d, dim());
+  }
+  void refresh_numel_and_contiguity();
+
+  SizesAndStrides sizes_and_strides_;
+  int64_t storage_offset_ = 0;
+  int64_t numel_ = 1;
+  intrusive_ptr<StorageImpl> storage_;
+  std::atomic<uint32_t>* version_counter_;
+  std::unique_ptr<AutogradMetaInterface> autograd_meta_;
+  detail::SharedBlock* block_ = nullptr;
+  DispatchKeySet key_set_;
+  ScalarType dtype_;
+  bool is_contiguous_ = true;
+  bool is_wrapped_number_ = false;
+};
+
+}  // namespace mt
