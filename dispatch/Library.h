@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dispatch/Dispatcher.h"
+#include "tensor/Macros.h"
 
 namespace mt {
 
@@ -119,9 +120,6 @@ class LibraryInit {
 }  // namespace detail
 
 }  // namespace mt
-
-#define MT_CONCAT_INNER(a, b) a##b
-#define MT_CONCAT(a, b) MT_CONCAT_INNER(a, b)
 
 // The one block that defines namespace `ns`'s operators (a second one is an error naming both).
 #define MT_LIBRARY(ns, m)                                                                                     \

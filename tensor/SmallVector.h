@@ -8,6 +8,8 @@
 #include <new>
 #include <utility>
 
+#include "tensor/ArrayRef.h"
+
 namespace mt {
 
 template <typename T, size_t N>
@@ -66,6 +68,8 @@ class SmallVector {
   T& front() { return data_[0]; }
   T& back() { return data_[size_ - 1]; }
   const T& back() const { return data_[size_ - 1]; }
+
+  operator ArrayRef<T>() const { return {data_, size_}; }
 
   void reserve(size_t n) {
     if (n > capacity_) grow(n);

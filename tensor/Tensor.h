@@ -1,8 +1,12 @@
 #pragma once
 // mt::Tensor: a cheap handle to a TensorImpl (copying it is one refcount increment).
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
 
 #include "tensor/Scalar.h"
 #include "tensor/TensorImpl.h"
@@ -60,7 +64,11 @@ class Tensor {
   }
   Scalar item() const;
 
-  std::string toString() const;  // "CPUFloatType{[2, 3]}"-like short description used in errors
+  std::string toString() const;  // "Tensor(dtype=mt.float32, device=cpu, sizes=[2, 3])", for errors
+
+  // The operator methods (t.add(u), t.mul_(2), ...), generated from ops/native_functions/*.txt and
+  // defined in ops/TensorMethodsImpl.h (included by ops/Functions.h).
+#include "ops/TensorMethods.h"
 
  private:
   TensorImpl* impl() const {

@@ -154,6 +154,21 @@ void TensorImpl::set_sizes_contiguous(IntArrayRef sizes) {
   is_contiguous_ = true;
 }
 
+void TensorImpl::resize_(IntArrayRef sizes) {
+  const int64_t numel = checked_numel(sizes);
+  const size_t needed = checked_nbytes(storage_offset_ + numel, dtype_, sizes);
+  if (needed > storage_->nbytes()) {
+    Allocator* allocator = get_allocator(device().type());
+    auto storage = make_intrusive<StorageImpl>(allocator->allocate(needed), needed, allocator);
+    if (version_counter_) {
+      storage->version_counter().store(version_counter_->load());
+      version_counter_ = &storage->version_counter();
+    }
+    storage_ = std::move(storage);
+  }
+  set_sizes_contiguous(sizes);
+}
+
 void TensorImpl::refresh_numel_and_contiguity() {
   numel_ = checked_numel(sizes());
   // Contiguous means row-major up to dims of size 1, whose stride does not matter.

@@ -75,6 +75,9 @@ class TensorImpl : public intrusive_ptr_target {
   void set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset);
   void set_sizes_contiguous(IntArrayRef sizes);
   void set_storage_offset(int64_t offset) { storage_offset_ = offset; }
+  // Makes the tensor contiguous with `sizes`, moving to fresh (uninitialised) memory when the current
+  // storage is too small (out= arguments that were empty).
+  void resize_(IntArrayRef sizes);
 
   // Inference tensors have no version counter: they are never saved for backward.
   bool is_inference() const { return version_counter_ == nullptr; }

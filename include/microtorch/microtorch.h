@@ -14,3 +14,5 @@
 #include "dispatch/IValue.h"
 #include "dispatch/Library.h"
 #include "dispatch/LocalDispatchKeySet.h"
+#include "ops/Functions.h"
+#include "ops/TensorOperators.h"

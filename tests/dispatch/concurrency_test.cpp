@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -119,6 +120,8 @@ TEST(Concurrency, CallsDuringKernelRegistrationAndDeregistrationSeeOnlyRegistere
   EXPECT_EQ(unboxed.invalid.load(), 0);
   EXPECT_EQ(boxed.invalid.load(), 0);
   EXPECT_EQ(on_meta.invalid.load(), 0);
+  // The readers did run while registrations changed: they saw more than one kernel's result.
+  EXPECT_GT(std::popcount(static_cast<uint64_t>(unboxed.seen_mask.load() | boxed.seen_mask.load())), 1);
   // After the churn only the base kernels are left.
   EXPECT_EQ(op.call(cpu), 1);
   EXPECT_EQ(op.call(meta), 4);
@@ -206,5 +209,42 @@ TEST(Concurrency, CallsDuringFallthroughChurnNeverRunTheFallthroughKernel) {
   EXPECT_GT(out.calls.load(), 0);
   EXPECT_EQ(out.invalid.load(), 0);
   EXPECT_EQ(out.errors.load(), 0) << "calls ran into the fallthrough kernel while it was being registered";
+  EXPECT_EQ(out.seen_mask.load(), 0b11);  // both the skipped (1) and the unskipped (101) path were taken
   EXPECT_EQ(op.call(cpu), 101);
+}
+
+// KNOWN LIMITATION (disabled; see the report): redispatch() uses the key set computed at call time without
+// re-applying the fallthrough masks, by design (a redispatch into a fallthrough slot is an error, see
+// fallthrough_test.cpp). If an operator's own ADInplaceOrView kernel is deregistered between the call
+// computing its key set and the Autograd kernel redispatching below autograd, the ADInplaceOrView slot
+// has reverted to the global fallthrough and the redispatch raises "fallthrough_kernel was executed".
+// lookupForCall() closes this window for call()/callBoxed() only.
+TEST(Concurrency, DISABLED_RedispatchDuringDeregistrationOfALowerLayerKernelNeverRunsAFallthrough) {
+  Library def(Library::DEF, "t_conc_redispatch");
+  def.def("op(Tensor x) -> int");
+  Library base(Library::IMPL, "t_conc_redispatch");
+  base.impl("op", mt::dispatch(DispatchKey::CPU, [](const Tensor&) -> int64_t { return 1; }));
+  base.impl("op", mt::dispatch(DispatchKey::Autograd, [](DispatchKeySet ks, const Tensor& x) -> int64_t {
+              return 100 + op_handle("t_conc_redispatch::op").typed<IntOfTensor>().redispatch(ks & mt::after_autograd_keyset, x);
+            }));
+  const auto op = op_handle("t_conc_redispatch::op").typed<IntOfTensor>();
+  const Tensor cpu = mt::ones({1});
+  Outcomes out;
+  auto writer = [&](int64_t) {
+    Library view(Library::IMPL, "t_conc_redispatch", DispatchKey::ADInplaceOrView);
+    view.impl("op", [](DispatchKeySet ks, const Tensor& x) -> int64_t {
+      return 10 + op_handle("t_conc_redispatch::op").typed<IntOfTensor>().redispatch(ks & mt::after_ADInplaceOrView_keyset, x);
+    });
+  };
+  auto reader = [&] {
+    try {
+      record(out, op.call(cpu), {101, 111});
+    } catch (const std::exception&) {
+      out.errors.fetch_add(1, std::memory_order_relaxed);
+    }
+  };
+  churn(writer, reader);
+  EXPECT_GT(out.calls.load(), 0);
+  EXPECT_EQ(out.invalid.load(), 0);
+  EXPECT_EQ(out.errors.load(), 0) << "a redispatch ran into a slot that became a fallthrough after the call began";
 }

@@ -1,0 +1,190 @@
+#include "ops/BinaryOps.h"
+
+#include "dispatch/Library.h"
+#include "ops/Functions.h"
+
+namespace mt {
+
+MT_DEFINE_STUB(add_stub, void(TensorIterator&, const Scalar&));
+MT_DEFINE_STUB(mul_stub, void(TensorIterator&));
+MT_DEFINE_STUB(div_true_stub, void(TensorIterator&));
+MT_DEFINE_STUB(div_trunc_stub, void(TensorIterator&));
+MT_DEFINE_STUB(div_floor_stub, void(TensorIterator&));
+
+Tensor wrapped_scalar_tensor(const Scalar& s, Device device) {
+  Tensor t(TensorImpl::empty({}, s.type(), device));
+  if (device.is_cpu()) {
+    if (s.isBoolean()) *t.data_ptr<bool>() = s.toBool();
+    else if (s.isIntegral(false)) *t.data_ptr<int64_t>() = s.toLong();
+    else *t.data_ptr<double>() = s.toDouble();
+  }
+  t.unsafeGetTensorImpl()->set_wrapped_number(true);
+  return t;
+}
+
+namespace {
+
+enum class DivMode { True, Trunc, Floor };
+
+DivMode parse_rounding_mode(std::optional<std::string_view> mode) {
+  if (!mode) return DivMode::True;
+  if (*mode == "trunc") return DivMode::Trunc;
+  if (*mode == "floor") return DivMode::Floor;
+  MT_CHECK_VALUE(false, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", *mode, "'");
+  return DivMode::True;
+}
+
+// The iterator of a functional or out= call (out may be undefined) or, with `inplace`, of self op= other.
+TensorIterator binary_iter(Tensor& out, const Tensor& self, const Tensor& other, bool inplace, bool to_float) {
+  return TensorIteratorConfig()
+      .add_output(out)
+      .add_input(self)
+      .add_input(other)
+      .promote_inputs_to_common_dtype(true)
+      .promote_integer_inputs_to_float(to_float)
+      .resize_outputs(!inplace)
+      .build();
+}
+
+Tensor& finish(Tensor& out, const TensorIterator& iter) {
+  if (!out.defined()) out = iter.output();
+  return out;
+}
+
+Tensor& add_impl(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha, bool inplace) {
+  TensorIterator iter = binary_iter(out, self, other, inplace, false);
+  const ScalarType dtype = iter.common_dtype();
+  MT_CHECK_TYPE(!alpha.isBoolean() || dtype == kBool, "Boolean alpha only supported for Boolean results.");
+  MT_CHECK_TYPE(is_floating_point(dtype) || alpha.isIntegral(true),
+                "For integral input tensors, argument alpha must not be a floating point number.");
+  add_stub(iter.device().type(), iter, alpha);
+  return finish(out, iter);
+}
+
+Scalar negated(const Scalar& s) { return s.isFloatingPoint() ? Scalar(-s.toDouble()) : Scalar(-s.toLong()); }
+
+Tensor& sub_impl(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha, bool inplace) {
+  MT_CHECK_TYPE(self.dtype() != kBool && other.dtype() != kBool,
+                "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a "
+                "mask, use the `~` or `logical_not()` operator instead.");
+  MT_CHECK_TYPE(!alpha.isBoolean(), "Boolean alpha only supported for Boolean results.");
+  return add_impl(out, self, other, negated(alpha), inplace);
+}
+
+Tensor& mul_impl(Tensor& out, const Tensor& self, const Tensor& other, bool inplace) {
+  TensorIterator iter = binary_iter(out, self, other, inplace, false);
+  mul_stub(iter.device().type(), iter);
+  return finish(out, iter);
+}
+
+Tensor& div_impl(Tensor& out, const Tensor& self, const Tensor& other, DivMode mode, bool inplace) {
+  // True division always gives a floating result; trunc and floor keep integers integral.
+  TensorIterator iter = binary_iter(out, self, other, inplace, mode == DivMode::True);
+  const DeviceType device = iter.device().type();
+  if (mode == DivMode::True) div_true_stub(device, iter);
+  else if (mode == DivMode::Trunc) div_trunc_stub(device, iter);
+  else div_floor_stub(device, iter);
+  return finish(out, iter);
+}
+
+// --- the registered kernels, one per overload ------------------------------------------------------------
+
+Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  Tensor out;
+  return add_impl(out, self, other, alpha, false);
+}
+Tensor& add_(Tensor& self, const Tensor& other, const Scalar& alpha) { return add_impl(self, self, other, alpha, true); }
+Tensor& add_out(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
+  return add_impl(out, self, other, alpha, false);
+}
+Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  Tensor out;
+  return sub_impl(out, self, other, alpha, false);
+}
+Tensor& sub_(Tensor& self, const Tensor& other, const Scalar& alpha) { return sub_impl(self, self, other, alpha, true); }
+Tensor& sub_out(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
+  return sub_impl(out, self, other, alpha, false);
+}
+Tensor mul(const Tensor& self, const Tensor& other) {
+  Tensor out;
+  return mul_impl(out, self, other, false);
+}
+Tensor& mul_(Tensor& self, const Tensor& other) { return mul_impl(self, self, other, true); }
+Tensor& mul_out(const Tensor& self, const Tensor& other, Tensor& out) { return mul_impl(out, self, other, false); }
+Tensor div(const Tensor& self, const Tensor& other) {
+  Tensor out;
+  return div_impl(out, self, other, DivMode::True, false);
+}
+Tensor div_mode(const Tensor& self, const Tensor& other, std::optional<std::string_view> mode) {
+  Tensor out;
+  return div_impl(out, self, other, parse_rounding_mode(mode), false);
+}
+Tensor& div_(Tensor& self, const Tensor& other) { return div_impl(self, self, other, DivMode::True, true); }
+Tensor& div__mode(Tensor& self, const Tensor& other, std::optional<std::string_view> mode) {
+  return div_impl(self, self, other, parse_rounding_mode(mode), true);
+}
+Tensor& div_out(const Tensor& self, const Tensor& other, Tensor& out) {
+  return div_impl(out, self, other, DivMode::True, false);
+}
+Tensor& div_out_mode(const Tensor& self, const Tensor& other, std::optional<std::string_view> mode, Tensor& out) {
+  return div_impl(out, self, other, parse_rounding_mode(mode), false);
+}
+
+// The Scalar overloads are compositions: the scalar becomes a wrapped-number tensor.
+Tensor add_scalar(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return mt::add(self, wrapped_scalar_tensor(other, self.device()), alpha);
+}
+Tensor& add__scalar(Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return self.add_(wrapped_scalar_tensor(other, self.device()), alpha);
+}
+Tensor sub_scalar(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return mt::sub(self, wrapped_scalar_tensor(other, self.device()), alpha);
+}
+Tensor& sub__scalar(Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return self.sub_(wrapped_scalar_tensor(other, self.device()), alpha);
+}
+Tensor mul_scalar(const Tensor& self, const Scalar& other) {
+  return mt::mul(self, wrapped_scalar_tensor(other, self.device()));
+}
+Tensor& mul__scalar(Tensor& self, const Scalar& other) { return self.mul_(wrapped_scalar_tensor(other, self.device())); }
+Tensor div_scalar(const Tensor& self, const Scalar& other) {
+  return mt::div(self, wrapped_scalar_tensor(other, self.device()));
+}
+Tensor& div__scalar(Tensor& self, const Scalar& other) { return self.div_(wrapped_scalar_tensor(other, self.device())); }
+
+// CPU and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
+void register_kernels(Library& m) {
+  m.impl("add.Tensor", MT_FN(add));
+  m.impl("add_.Tensor", MT_FN(add_));
+  m.impl("add.out", MT_FN(add_out));
+  m.impl("sub.Tensor", MT_FN(sub));
+  m.impl("sub_.Tensor", MT_FN(sub_));
+  m.impl("sub.out", MT_FN(sub_out));
+  m.impl("mul.Tensor", MT_FN(mul));
+  m.impl("mul_.Tensor", MT_FN(mul_));
+  m.impl("mul.out", MT_FN(mul_out));
+  m.impl("div.Tensor", MT_FN(div));
+  m.impl("div.Tensor_mode", MT_FN(div_mode));
+  m.impl("div_.Tensor", MT_FN(div_));
+  m.impl("div_.Tensor_mode", MT_FN(div__mode));
+  m.impl("div.out", MT_FN(div_out));
+  m.impl("div.out_mode", MT_FN(div_out_mode));
+}
+
+}  // namespace
+
+MT_LIBRARY_IMPL(mt, CPU, m) { register_kernels(m); }
+MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
+
+MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {
+  m.impl("add.Scalar", MT_FN(add_scalar));
+  m.impl("add_.Scalar", MT_FN(add__scalar));
+  m.impl("sub.Scalar", MT_FN(sub_scalar));
+  m.impl("sub_.Scalar", MT_FN(sub__scalar));
+  m.impl("mul.Scalar", MT_FN(mul_scalar));
+  m.impl("mul_.Scalar", MT_FN(mul__scalar));
+  m.impl("div.Scalar", MT_FN(div_scalar));
+  m.impl("div_.Scalar", MT_FN(div__scalar));
+}
+
+}  // namespace mt

@@ -1,0 +1,18 @@
+#pragma once
+// add, sub, mul, div: the shared part of each kernel (broadcasting, promotion, allocation through
+// TensorIterator, argument checks) and the per-device stubs that hold the loops.
+#include "ops/DispatchStub.h"
+#include "ops/TensorIterator.h"
+
+namespace mt {
+
+MT_DECLARE_STUB(add_stub, void(TensorIterator&, const Scalar& alpha));  // out = self + alpha * other
+MT_DECLARE_STUB(mul_stub, void(TensorIterator&));
+MT_DECLARE_STUB(div_true_stub, void(TensorIterator&));
+MT_DECLARE_STUB(div_trunc_stub, void(TensorIterator&));
+MT_DECLARE_STUB(div_floor_stub, void(TensorIterator&));
+
+// A 0-dim tensor holding `s` that promotes like a Python number (the 2 in `a * 2`).
+Tensor wrapped_scalar_tensor(const Scalar& s, Device device);
+
+}  // namespace mt

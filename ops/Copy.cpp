@@ -1,0 +1,38 @@
+#include "ops/Copy.h"
+
+#include "dispatch/Library.h"
+#include "ops/TensorIterator.h"
+
+namespace mt {
+
+MT_DEFINE_STUB(copy_stub, void(TensorIterator&));
+
+void copy_into(const Tensor& dst, const Tensor& src) {
+  TensorIterator iter = TensorIteratorConfig()
+                            .add_output(dst)
+                            .add_input(src)
+                            .check_all_same_dtype(false)
+                            .keep_output_dtype(true)
+                            .resize_outputs(false)
+                            .name("copy_")
+                            .build();
+  if (iter.numel() > 0) copy_stub(iter.device().type(), iter);
+}
+
+Tensor converted_copy(const Tensor& src, ScalarType dtype) {
+  Tensor dst(TensorImpl::empty(src.sizes(), dtype, src.device()));
+  copy_into(dst, src);
+  return dst;
+}
+
+namespace {
+Tensor& copy_(Tensor& self, const Tensor& src, bool /*non_blocking*/) {
+  copy_into(self, src);
+  return self;
+}
+}  // namespace
+
+MT_LIBRARY_IMPL(mt, CPU, m) { m.impl("copy_", MT_FN(copy_)); }
+MT_LIBRARY_IMPL(mt, Meta, m) { m.impl("copy_", MT_FN(copy_)); }
+
+}  // namespace mt

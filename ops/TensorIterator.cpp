@@ -1,0 +1,283 @@
+#include "ops/TensorIterator.h"
+
+#include <algorithm>
+
+#include "ops/Copy.h"
+#include "ops/Parallel.h"
+#include "tensor/TypePromotion.h"
+
+namespace mt {
+
+SmallVector<int64_t, 5> infer_size(IntArrayRef a, IntArrayRef b) {
+  const size_t n = std::max(a.size(), b.size());
+  SmallVector<int64_t, 5> out;
+  out.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t sa = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    const int64_t sb = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    MT_CHECK(sa == sb || sa == 1 || sb == 1, "The size of tensor a (", sa, ") must match the size of tensor b (", sb,
+             ") at non-singleton dimension ", i);
+    out[i] = sa == 1 ? sb : sa;
+  }
+  return out;
+}
+
+bool can_cast(ScalarType from, ScalarType to) {
+  if (is_floating_point(from) && is_integral(to, /*include_bool=*/true)) return false;
+  if (from != kBool && to == kBool) return false;
+  return true;
+}
+
+// --- configuration --------------------------------------------------------------------------------------
+
+TensorIteratorConfig& TensorIteratorConfig::add_output(const Tensor& out) {
+  outputs_.push_back(out);
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::add_input(const Tensor& in) {
+  inputs_.push_back(in);
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::promote_inputs_to_common_dtype(bool v) {
+  promote_inputs_ = v;
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::promote_integer_inputs_to_float(bool v) {
+  int_to_float_ = v;
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::output_dtype(ScalarType t) {
+  output_dtype_ = t;
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::check_all_same_dtype(bool v) {
+  same_dtype_ = v;
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::keep_output_dtype(bool v) {
+  keep_output_dtype_ = v;
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::resize_outputs(bool v) {
+  resize_outputs_ = v;
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::name(const char* n) {
+  name_ = n;
+  return *this;
+}
+
+TensorIterator TensorIteratorConfig::build() {
+  TensorIterator it;
+  MT_INTERNAL_ASSERT(outputs_.size() + inputs_.size() <= TensorIterator::kMaxOperands);
+
+  // Devices: every operand on one device.
+  std::optional<Device> device;
+  auto check_device = [&](const Tensor& t) {
+    if (!t.defined()) return;
+    if (!device) {
+      device = t.device();
+    } else {
+      MT_CHECK(t.device() == *device, "Expected all tensors to be on the same device, but found at least two "
+                                      "devices, ", *device, " and ", t.device(), "!");
+    }
+  };
+  for (const Tensor& t : inputs_) check_device(t);
+  for (const Tensor& t : outputs_) check_device(t);
+  it.device_ = device.value_or(Device(kCPU));
+
+  // Shape: the inputs broadcast together.
+  SmallVector<int64_t, 5> shape;
+  for (const Tensor& t : inputs_) shape = infer_size(shape, t.sizes());
+  if (inputs_.empty() || !resize_outputs_) {
+    for (const Tensor& t : outputs_)
+      if (t.defined()) shape = infer_size(shape, t.sizes());
+  }
+  const IntArrayRef shape_ref(shape.data(), shape.size());
+
+  // Dtypes: the common dtype of the inputs, by PyTorch's promotion rules.
+  ScalarType common = inputs_.empty() ? outputs_[0].dtype() : inputs_[0].dtype();
+  if (same_dtype_) {
+    for (const Tensor& t : inputs_)
+      MT_CHECK_TYPE(t.dtype() == common, name_, ": expected all tensors to have the same dtype, but got ", common,
+                    " and ", t.dtype());
+  } else if (!inputs_.empty()) {
+    ResultTypeState state;
+    for (const Tensor& t : inputs_) state = update_result_type_state(t, state);
+    common = result_type(state);
+  }
+  if (int_to_float_ && is_integral(common, /*include_bool=*/true)) common = get_default_dtype();
+  it.common_dtype_ = common;
+  const ScalarType compute_out = output_dtype_.value_or(common);
+
+  for (const Tensor& out : outputs_) {
+    TensorIterator::Operand op;
+    op.is_output = true;
+    if (!out.defined()) {
+      op.tensor = Tensor(TensorImpl::empty(shape_ref, compute_out, it.device_));
+    } else {
+      MT_CHECK(out.sizes() == shape_ref || (resize_outputs_ && out.numel() == 0), name_, ": output with shape ",
+               out.sizes(), " doesn't match the broadcast shape ", shape_ref);
+      if (!(out.sizes() == shape_ref)) out.unsafeGetTensorImpl()->resize_(shape_ref);
+      if (same_dtype_) {
+        MT_CHECK_TYPE(out.dtype() == common, name_, ": expected the output to have dtype ", common, " but got ",
+                      out.dtype());
+      }
+      if (out.dtype() == compute_out || keep_output_dtype_) {
+        op.tensor = out;
+      } else {
+        MT_CHECK_TYPE(can_cast(compute_out, out.dtype()), "result type ", compute_out,
+                      " can't be cast to the desired output type ", out.dtype());
+        op.tensor = Tensor(TensorImpl::empty(shape_ref, compute_out, it.device_));
+        op.original = out;
+      }
+    }
+    it.operands_.push_back(std::move(op));
+  }
+  it.num_outputs_ = static_cast<int>(outputs_.size());
+  for (const Tensor& in : inputs_) {
+    TensorIterator::Operand op;
+    op.tensor = promote_inputs_ && in.dtype() != common ? converted_copy(in, common) : in;
+    it.operands_.push_back(std::move(op));
+  }
+
+  it.numel_ = 1;
+  for (int64_t s : shape) it.numel_ *= s;
+  it.shape_ = shape;
+  it.compute_strides_and_coalesce();
+  return it;
+}
+
+// --- shapes and strides ---------------------------------------------------------------------------------
+
+void TensorIterator::compute_strides_and_coalesce() {
+  const int n = ntensors();
+  const int ndim = static_cast<int>(shape_.size());
+  // Innermost dim first, so the loop runs along dim 0.
+  SmallVector<int64_t, 5> shape;
+  strides_.clear();
+  for (int d = 0; d < ndim; ++d) {
+    const int outer = ndim - 1 - d;
+    shape.push_back(shape_[outer]);
+    for (int i = 0; i < n; ++i) {
+      const Tensor& t = operands_[i].tensor;
+      const int td = outer - (ndim - static_cast<int>(t.dim()));
+      const bool broadcast = td < 0 || t.sizes()[td] == 1;
+      strides_.push_back(broadcast ? 0 : t.strides()[td] * static_cast<int64_t>(t.element_size()));
+    }
+  }
+  if (shape.empty()) {
+    shape.push_back(1);
+    for (int i = 0; i < n; ++i) strides_.push_back(0);
+  }
+  // Merge dim d into the previous kept one when every operand steps through both as through one.
+  auto stride = [&](int d, int i) -> int64_t& { return strides_[d * n + i]; };
+  int prev = 0;
+  for (int d = 1; d < static_cast<int>(shape.size()); ++d) {
+    bool can_merge = shape[prev] == 1 || shape[d] == 1;
+    if (!can_merge) {
+      can_merge = true;
+      for (int i = 0; i < n; ++i) can_merge = can_merge && stride(prev, i) * shape[prev] == stride(d, i);
+    }
+    if (can_merge) {
+      if (shape[prev] == 1)
+        for (int i = 0; i < n; ++i) stride(prev, i) = stride(d, i);
+      shape[prev] *= shape[d];
+    } else {
+      ++prev;
+      shape[prev] = shape[d];
+      for (int i = 0; i < n; ++i) stride(prev, i) = stride(d, i);
+    }
+  }
+  shape.resize(prev + 1);
+  strides_.resize((prev + 1) * n);
+  shape_ = shape;
+}
+
+bool TensorIterator::is_contiguous() const {
+  if (shape_.size() != 1) return numel_ <= 1;
+  for (int i = 0; i < ntensors(); ++i)
+    if (strides_[i] != static_cast<int64_t>(operands_[i].tensor.element_size())) return false;
+  return true;
+}
+
+// --- loops ----------------------------------------------------------------------------------------------
+
+void TensorIterator::serial_for_each(const Loop& loop, int64_t begin, int64_t end) const {
+  const int n = ntensors();
+  const int ndim = static_cast<int>(shape_.size());
+  int64_t counter[16] = {};
+  MT_INTERNAL_ASSERT(ndim <= 16, "too many dims after coalescing: ", ndim);
+  int64_t idx = begin;
+  for (int d = 0; d < ndim; ++d) {
+    counter[d] = idx % shape_[d];
+    idx /= shape_[d];
+  }
+  char* base[kMaxOperands];
+  for (int i = 0; i < n; ++i) base[i] = static_cast<char*>(operands_[i].tensor.data_ptr());
+  char* ptrs[kMaxOperands];
+  while (begin < end) {
+    for (int i = 0; i < n; ++i) {
+      ptrs[i] = base[i];
+      for (int d = 0; d < ndim; ++d) ptrs[i] += counter[d] * strides_[d * n + i];
+    }
+    const int64_t run = std::min(shape_[0] - counter[0], end - begin);
+    loop(ptrs, strides_.data(), run);
+    begin += run;
+    counter[0] += run;
+    for (int d = 0; d < ndim - 1 && counter[d] == shape_[d]; ++d) {
+      counter[d] = 0;
+      ++counter[d + 1];
+    }
+  }
+}
+
+void TensorIterator::for_each(const Loop& loop, int64_t grain) {
+  if (numel_ > 0 && !device_.is_meta()) {
+    parallel_for(0, numel_, grain < 0 ? kParallelGrain : grain,
+                 [&](int64_t begin, int64_t end) { serial_for_each(loop, begin, end); });
+  }
+  cast_outputs();
+}
+
+void TensorIterator::cast_outputs() {
+  for (Operand& op : operands_) {
+    if (op.is_output && op.original.defined()) copy_into(op.original, op.tensor);
+  }
+}
+
+TensorIterator TensorIterator::binary_op(Tensor& out, const Tensor& a, const Tensor& b) {
+  return TensorIteratorConfig().add_output(out).add_input(a).add_input(b).promote_inputs_to_common_dtype(true).build();
+}
+TensorIterator TensorIterator::binary_float_op(Tensor& out, const Tensor& a, const Tensor& b) {
+  return TensorIteratorConfig()
+      .add_output(out)
+      .add_input(a)
+      .add_input(b)
+      .promote_inputs_to_common_dtype(true)
+      .promote_integer_inputs_to_float(true)
+      .build();
+}
+TensorIterator TensorIterator::comparison_op(Tensor& out, const Tensor& a, const Tensor& b) {
+  return TensorIteratorConfig()
+      .add_output(out)
+      .add_input(a)
+      .add_input(b)
+      .promote_inputs_to_common_dtype(true)
+      .output_dtype(kBool)
+      .build();
+}
+TensorIterator TensorIterator::unary_op(Tensor& out, const Tensor& a) {
+  return TensorIteratorConfig().add_output(out).add_input(a).promote_inputs_to_common_dtype(true).build();
+}
+TensorIterator TensorIterator::unary_float_op(Tensor& out, const Tensor& a) {
+  return TensorIteratorConfig()
+      .add_output(out)
+      .add_input(a)
+      .promote_inputs_to_common_dtype(true)
+      .promote_integer_inputs_to_float(true)
+      .build();
+}
+TensorIterator TensorIterator::nullary_op(Tensor& out) { return TensorIteratorConfig().add_output(out).build(); }
+
+}  // namespace mt

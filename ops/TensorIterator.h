@@ -1,0 +1,108 @@
+#pragma once
+// TensorIterator: the one place pointwise kernels get broadcasting, type promotion, output allocation
+// and strided iteration from (PyTorch's TensorIterator, in miniature). A kernel builds one from its
+// outputs and inputs, then loops with for_each over 1-D runs of elements; backends differ only in the
+// loop. Building works on Meta tensors too, so the same code gives Meta kernels their shapes and dtypes.
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+#include "tensor/SmallVector.h"
+#include "tensor/Tensor.h"
+
+namespace mt {
+
+// The broadcast shape of two shapes, or PyTorch's "The size of tensor a (3) must match ..." error.
+SmallVector<int64_t, 5> infer_size(IntArrayRef a, IntArrayRef b);
+// Whether a value of type `from` can be written into a tensor of type `to` (no float -> int, no -> bool).
+bool can_cast(ScalarType from, ScalarType to);
+
+class TensorIteratorConfig;
+
+class TensorIterator {
+ public:
+  static constexpr int kMaxOperands = 4;
+  // Processes `n` elements: data[i] points at operand i's first element (outputs first), strides[i]
+  // is its step in bytes.
+  using Loop = std::function<void(char** data, const int64_t* strides, int64_t n)>;
+
+  // Common configurations. An undefined `out` is allocated; a defined one must have the broadcast
+  // shape (or be empty, and is then resized) and a dtype the result can be cast to.
+  static TensorIterator binary_op(Tensor& out, const Tensor& a, const Tensor& b);
+  // Like binary_op, but integer inputs give the default float dtype (true division, pow with floats).
+  static TensorIterator binary_float_op(Tensor& out, const Tensor& a, const Tensor& b);
+  // Inputs promoted to their common dtype, output bool.
+  static TensorIterator comparison_op(Tensor& out, const Tensor& a, const Tensor& b);
+  static TensorIterator unary_op(Tensor& out, const Tensor& a);
+  static TensorIterator unary_float_op(Tensor& out, const Tensor& a);
+  static TensorIterator nullary_op(Tensor& out);
+
+  int ntensors() const { return static_cast<int>(operands_.size()); }
+  int noutputs() const { return num_outputs_; }
+  ScalarType common_dtype() const { return common_dtype_; }
+  ScalarType dtype(int i) const { return operands_[i].tensor.dtype(); }
+  Device device() const { return device_; }
+  int64_t numel() const { return numel_; }
+  const Tensor& output(int i = 0) const { return operands_[i].original.defined() ? operands_[i].original : operands_[i].tensor; }
+  const Tensor& tensor(int i) const { return operands_[i].tensor; }
+  // True when every operand is contiguous over the whole shape with no broadcasting.
+  bool is_contiguous() const;
+
+  // Runs `loop` over all elements, splitting the range across threads when it is large, then writes
+  // outputs that were computed in another dtype back into the tensors the caller gave.
+  void for_each(const Loop& loop, int64_t grain = -1);
+  void serial_for_each(const Loop& loop, int64_t begin, int64_t end) const;
+
+ private:
+  friend class TensorIteratorConfig;
+  struct Operand {
+    Tensor tensor;    // what the loop reads or writes
+    Tensor original;  // an output the result is cast into after the loop (undefined when none)
+    bool is_output = false;
+  };
+  void compute_strides_and_coalesce();
+  void cast_outputs();
+
+  SmallVector<Operand, kMaxOperands> operands_;
+  int num_outputs_ = 0;
+  SmallVector<int64_t, 5> shape_;  // innermost dim first, after coalescing
+  // strides_[d * ntensors() + i]: operand i's byte stride along dim d.
+  SmallVector<int64_t, 5 * kMaxOperands> strides_;
+  int64_t numel_ = 0;
+  ScalarType common_dtype_ = ScalarType::Undefined;
+  Device device_ = Device(kCPU);
+};
+
+class TensorIteratorConfig {
+ public:
+  TensorIteratorConfig& add_output(const Tensor& out);
+  TensorIteratorConfig& add_input(const Tensor& in);
+  // Inputs of other dtypes are converted to the common dtype before the loop.
+  TensorIteratorConfig& promote_inputs_to_common_dtype(bool v);
+  // An integral common dtype becomes the default float dtype.
+  TensorIteratorConfig& promote_integer_inputs_to_float(bool v);
+  // Allocated outputs get this dtype instead of the common one (comparisons: bool).
+  TensorIteratorConfig& output_dtype(ScalarType t);
+  // Every operand must already have the same dtype (no promotion at all).
+  TensorIteratorConfig& check_all_same_dtype(bool v);
+  // Defined outputs are written in their own dtype by the loop itself (copy converts as it goes).
+  TensorIteratorConfig& keep_output_dtype(bool v);
+  // Defined outputs take part in broadcasting and must already have the result's shape (in-place
+  // ops, copy_), instead of being resized from empty (out= arguments).
+  TensorIteratorConfig& resize_outputs(bool v);
+  // The op's name, for error messages.
+  TensorIteratorConfig& name(const char* n);
+  TensorIterator build();
+
+ private:
+  SmallVector<Tensor, TensorIterator::kMaxOperands> outputs_, inputs_;
+  bool promote_inputs_ = false;
+  bool int_to_float_ = false;
+  bool same_dtype_ = false;
+  bool keep_output_dtype_ = false;
+  bool resize_outputs_ = true;
+  std::optional<ScalarType> output_dtype_;
+  const char* name_ = "operation";
+};
+
+}  // namespace mt

@@ -1,0 +1,102 @@
+// CPU loops of add, mul and div.
+#include <cmath>
+
+#include "ops/BinaryOps.h"
+#include "ops/cpu/Loops.h"
+#include "tensor/DtypeDispatch.h"
+
+namespace mt {
+namespace {
+
+void add_kernel(TensorIterator& iter, const Scalar& alpha) {
+  if (iter.common_dtype() == kBool) {
+    const bool a = alpha.toBool();
+    cpu_kernel(iter, [a](bool x, bool y) -> bool { return x || (a && y); });
+    return;
+  }
+  dispatch_numeric_types(iter.common_dtype(), "add", [&]<typename T>() {
+    using M = opmath_t<T>;
+    const M a = alpha.to<M>();
+    if (a == M(1)) {
+      cpu_kernel_vec<T>(iter, [](T x, T y) -> T { return static_cast<T>(M(x) + M(y)); },
+                        [](const auto& x, const auto& y) { return x + y; });
+    } else {
+      cpu_kernel_vec<T>(iter, [a](T x, T y) -> T { return static_cast<T>(M(x) + a * M(y)); },
+                        [a](const auto& x, const auto& y) { return x + static_cast<T>(a) * y; });
+    }
+  });
+}
+
+void mul_kernel(TensorIterator& iter) {
+  if (iter.common_dtype() == kBool) {
+    cpu_kernel(iter, [](bool x, bool y) -> bool { return x && y; });
+    return;
+  }
+  dispatch_numeric_types(iter.common_dtype(), "mul", [&]<typename T>() {
+    using M = opmath_t<T>;
+    cpu_kernel_vec<T>(iter, [](T x, T y) -> T { return static_cast<T>(M(x) * M(y)); },
+                      [](const auto& x, const auto& y) { return x * y; });
+  });
+}
+
+void div_true_kernel(TensorIterator& iter) {
+  dispatch_floating_types(iter.common_dtype(), "div_true", [&]<typename T>() {
+    using M = opmath_t<T>;
+    cpu_kernel_vec<T>(iter, [](T x, T y) -> T { return static_cast<T>(M(x) / M(y)); },
+                      [](const auto& x, const auto& y) { return x / y; });
+  });
+}
+
+void check_integer_divisor(int64_t y) { MT_CHECK(y != 0, "ZeroDivisionError"); }
+
+void div_trunc_kernel(TensorIterator& iter) {
+  dispatch_numeric_types(iter.common_dtype(), "div_trunc", [&]<typename T>() {
+    if constexpr (std::is_same_v<T, int64_t>) {
+      cpu_kernel(iter, [](int64_t x, int64_t y) -> int64_t {
+        check_integer_divisor(y);
+        return x / y;
+      });
+    } else {
+      using M = opmath_t<T>;
+      cpu_kernel(iter, [](T x, T y) -> T { return static_cast<T>(std::trunc(M(x) / M(y))); });
+    }
+  });
+}
+
+// Python's floor division, including its sign conventions for zero and negative operands.
+template <typename M>
+M floor_divide(M a, M b) {
+  if (b == 0) return a / b;
+  const M mod = std::fmod(a, b);
+  M div = (a - mod) / b;
+  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+  if (div == 0) return std::copysign(M(0), a / b);
+  M floored = std::floor(div);
+  if (div - floored > M(0.5)) floored += 1;
+  return floored;
+}
+
+void div_floor_kernel(TensorIterator& iter) {
+  dispatch_numeric_types(iter.common_dtype(), "div_floor", [&]<typename T>() {
+    if constexpr (std::is_same_v<T, int64_t>) {
+      cpu_kernel(iter, [](int64_t x, int64_t y) -> int64_t {
+        check_integer_divisor(y);
+        const int64_t q = x / y;
+        return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+      });
+    } else {
+      using M = opmath_t<T>;
+      cpu_kernel(iter, [](T x, T y) -> T { return static_cast<T>(floor_divide<M>(M(x), M(y))); });
+    }
+  });
+}
+
+}  // namespace
+
+MT_REGISTER_STUB(add_stub, kCPU, add_kernel);
+MT_REGISTER_STUB(mul_stub, kCPU, mul_kernel);
+MT_REGISTER_STUB(div_true_stub, kCPU, div_true_kernel);
+MT_REGISTER_STUB(div_trunc_stub, kCPU, div_trunc_kernel);
+MT_REGISTER_STUB(div_floor_stub, kCPU, div_floor_kernel);
+
+}  // namespace mt

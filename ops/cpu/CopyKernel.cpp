@@ -1,0 +1,45 @@
+// The CPU loop of copy_ and dtype conversion.
+#include <cstring>
+
+#include "ops/Copy.h"
+#include "ops/TensorIterator.h"
+#include "tensor/DtypeDispatch.h"
+
+namespace mt {
+namespace {
+
+template <typename D, typename S>
+D convert(S s) {
+  if constexpr (std::is_same_v<D, S>) {
+    return s;
+  } else if constexpr (std::is_same_v<D, bool>) {
+    return static_cast<opmath_t<S>>(s) != opmath_t<S>(0);
+  } else {
+    return static_cast<D>(static_cast<opmath_t<S>>(s));
+  }
+}
+
+void copy_kernel(TensorIterator& iter) {
+  dispatch_all_types(iter.dtype(0), "copy_", [&]<typename D>() {
+    dispatch_all_types(iter.dtype(1), "copy_", [&]<typename S>() {
+      iter.for_each([](char** data, const int64_t* strides, int64_t n) {
+        if constexpr (std::is_same_v<D, S>) {
+          if (strides[0] == sizeof(D) && strides[1] == sizeof(S)) {
+            std::memmove(data[0], data[1], n * sizeof(D));
+            return;
+          }
+        }
+        for (int64_t k = 0; k < n; ++k) {
+          *reinterpret_cast<D*>(data[0] + k * strides[0]) =
+              convert<D>(*reinterpret_cast<const S*>(data[1] + k * strides[1]));
+        }
+      });
+    });
+  });
+}
+
+}  // namespace
+
+MT_REGISTER_STUB(copy_stub, kCPU, copy_kernel);
+
+}  // namespace mt

@@ -1,0 +1,134 @@
+#pragma once
+// Independent helpers for operator tests: read any tensor into doubles in logical order, build strided
+// views by hand, and compute broadcast results naively in double precision.
+#include <gtest/gtest.h>
+#include <microtorch/microtorch.h>
+
+#include <cmath>
+#include <functional>
+#include <vector>
+
+namespace mt::testing {
+
+// Element at a flat logical index of a tensor of any layout and dtype, as a double.
+inline double element(const Tensor& t, int64_t flat) {
+  int64_t offset = 0;
+  for (int64_t d = t.dim() - 1; d >= 0; --d) {
+    offset += (flat % t.size(d)) * t.stride(d);
+    flat /= t.size(d);
+  }
+  const char* base = static_cast<const char*>(t.data_ptr());
+  double v = 0;
+  switch (t.dtype()) {
+    case kBool: v = reinterpret_cast<const bool*>(base)[offset]; break;
+    case kInt64: v = static_cast<double>(reinterpret_cast<const int64_t*>(base)[offset]); break;
+    case kFloat32: v = reinterpret_cast<const float*>(base)[offset]; break;
+    case kFloat64: v = reinterpret_cast<const double*>(base)[offset]; break;
+    case kFloat16: v = static_cast<float>(reinterpret_cast<const Half*>(base)[offset]); break;
+    case kBFloat16: v = static_cast<float>(reinterpret_cast<const BFloat16*>(base)[offset]); break;
+    default: ADD_FAILURE() << "unknown dtype";
+  }
+  return v;
+}
+
+inline std::vector<double> values(const Tensor& t) {
+  std::vector<double> out(t.numel());
+  for (int64_t i = 0; i < t.numel(); ++i) out[i] = element(t, i);
+  return out;
+}
+
+// A view of t's storage with the given geometry (a transpose, a broadcast, a slice...).
+inline Tensor strided_view(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t offset = 0) {
+  auto impl = make_intrusive<TensorImpl>(t.unsafeGetTensorImpl()->storage(), t.dtype());
+  impl->set_sizes_and_strides(sizes, strides, offset);
+  return Tensor(std::move(impl));
+}
+
+// Random values exactly representable in every dtype (small integers, halves), so the naive double
+// reference and the kernel see the same inputs.
+inline Tensor random_tensor(IntArrayRef sizes, ScalarType dtype, uint64_t seed, bool nonzero = false) {
+  Generator gen(seed);
+  Tensor t = randint(-8, 9, sizes, &gen, TensorOptions(kInt64));
+  std::vector<double> v = values(t);
+  Tensor out = empty(sizes, TensorOptions(dtype));
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    double x = dtype == kBool ? (static_cast<int64_t>(v[i]) % 2 != 0) : (is_floating_point(dtype) ? v[i] / 2 : v[i]);
+    if (nonzero && x == 0) x = dtype == kBool ? 1 : 3;
+    switch (dtype) {
+      case kBool: out.data_ptr<bool>()[i] = x != 0; break;
+      case kInt64: out.data_ptr<int64_t>()[i] = static_cast<int64_t>(x); break;
+      case kFloat32: out.data_ptr<float>()[i] = static_cast<float>(x); break;
+      case kFloat64: out.data_ptr<double>()[i] = x; break;
+      case kFloat16: out.data_ptr<Half>()[i] = Half(static_cast<float>(x)); break;
+      case kBFloat16: out.data_ptr<BFloat16>()[i] = BFloat16(static_cast<float>(x)); break;
+      default: break;
+    }
+  }
+  return out;
+}
+
+inline std::vector<int64_t> broadcast_shape(IntArrayRef a, IntArrayRef b) {
+  const size_t n = std::max(a.size(), b.size());
+  std::vector<int64_t> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t sa = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    const int64_t sb = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    out[i] = sa == 1 ? sb : sa;
+  }
+  return out;
+}
+
+// f applied to a and b broadcast together, in double precision, in logical order.
+inline std::vector<double> naive_binary(const Tensor& a, const Tensor& b, const std::function<double(double, double)>& f) {
+  const auto shape = broadcast_shape(a.sizes(), b.sizes());
+  int64_t numel = 1;
+  for (int64_t s : shape) numel *= s;
+  auto index_into = [&](const Tensor& t, int64_t flat) {
+    int64_t idx = 0, mul = 1;
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      const int64_t coord = flat % shape[d];
+      flat /= shape[d];
+      const int64_t td = d - (static_cast<int64_t>(shape.size()) - t.dim());
+      if (td < 0) continue;
+      idx += (t.size(td) == 1 ? 0 : coord) * mul;
+      mul *= t.size(td);
+    }
+    return idx;
+  };
+  std::vector<double> out(numel);
+  for (int64_t i = 0; i < numel; ++i) out[i] = f(element(a, index_into(a, i)), element(b, index_into(b, i)));
+  return out;
+}
+
+inline double tolerance(ScalarType t) {
+  switch (t) {
+    case kFloat16: return 1e-2;
+    case kBFloat16: return 5e-2;
+    case kFloat32: return 1e-5;
+    default: return 1e-12;
+  }
+}
+
+inline void expect_values_near(const Tensor& actual, const std::vector<double>& expected, double rel_tol) {
+  ASSERT_EQ(actual.numel(), static_cast<int64_t>(expected.size()));
+  for (int64_t i = 0; i < actual.numel(); ++i) {
+    const double a = element(actual, i), e = expected[i];
+    if (std::isnan(e)) {
+      EXPECT_TRUE(std::isnan(a)) << "at " << i;
+      continue;
+    }
+    EXPECT_NEAR(a, e, rel_tol * std::max(1.0, std::abs(e))) << "at flat index " << i;
+  }
+}
+
+template <typename E>
+void expect_error(const std::function<void()>& f, const std::string& fragment) {
+  try {
+    f();
+    ADD_FAILURE() << "expected an error containing: " << fragment;
+  } catch (const E& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << "message was: " << e.what();
+  }
+}
+
+}  // namespace mt::testing
