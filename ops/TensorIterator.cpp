@@ -31,11 +31,11 @@ bool can_cast(ScalarType from, ScalarType to) {
 // --- configuration --------------------------------------------------------------------------------------
 
 TensorIteratorConfig& TensorIteratorConfig::add_output(const Tensor& out) {
-  outputs_.push_back(out);
+  outputs_.push_back(&out);
   return *this;
 }
 TensorIteratorConfig& TensorIteratorConfig::add_input(const Tensor& in) {
-  inputs_.push_back(in);
+  inputs_.push_back(&in);
   return *this;
 }
 TensorIteratorConfig& TensorIteratorConfig::promote_inputs_to_common_dtype(bool v) {
@@ -67,9 +67,53 @@ TensorIteratorConfig& TensorIteratorConfig::name(const char* n) {
   return *this;
 }
 
+// The common case, set up without broadcasting or promotion: inputs of one shape and dtype, all
+// contiguous, and outputs that are undefined or just like them.
+bool TensorIteratorConfig::try_fast_setup(TensorIterator& it) const {
+  if (inputs_.empty() || !inputs_[0]->defined()) return false;
+  const Tensor& first = *inputs_[0];
+  const ScalarType dtype = first.dtype();
+  if (int_to_float_ && is_integral(dtype, /*include_bool=*/true)) return false;
+  const ScalarType out_dtype = output_dtype_.value_or(dtype);
+  for (const Tensor* tp : inputs_) {
+    const Tensor& t = *tp;
+    if (!t.defined() || t.dtype() != dtype || !t.is_contiguous() || !(t.sizes() == first.sizes()) ||
+        t.device() != first.device() || t.unsafeGetTensorImpl()->is_wrapped_number())
+      return false;
+  }
+  for (const Tensor* tp : outputs_) {
+    const Tensor& t = *tp;
+    if (t.defined() && (t.dtype() != out_dtype || !t.is_contiguous() || !(t.sizes() == first.sizes()) ||
+                        t.device() != first.device()))
+      return false;
+  }
+  it.device_ = first.device();
+  it.common_dtype_ = dtype;
+  for (const Tensor* out : outputs_) {
+    TensorIterator::Operand op;
+    op.is_output = true;
+    if (out->defined()) op.borrowed = out;
+    else op.owned = Tensor(TensorImpl::empty(first.sizes(), out_dtype, it.device_));
+    it.operands_.push_back(std::move(op));
+  }
+  it.num_outputs_ = static_cast<int>(outputs_.size());
+  for (const Tensor* in : inputs_) {
+    TensorIterator::Operand op;
+    op.borrowed = in;
+    it.operands_.push_back(std::move(op));
+  }
+  it.numel_ = first.numel();
+  it.shape_.clear();
+  it.shape_.push_back(it.numel_);
+  it.strides_.clear();
+  for (const auto& op : it.operands_) it.strides_.push_back(static_cast<int64_t>(op.tensor().element_size()));
+  return true;
+}
+
 TensorIterator TensorIteratorConfig::build() {
   TensorIterator it;
   MT_INTERNAL_ASSERT(outputs_.size() + inputs_.size() <= TensorIterator::kMaxOperands);
+  if (try_fast_setup(it)) return it;
 
   // Devices: every operand on one device.
   std::optional<Device> device;
@@ -82,39 +126,40 @@ TensorIterator TensorIteratorConfig::build() {
                                       "devices, ", *device, " and ", t.device(), "!");
     }
   };
-  for (const Tensor& t : inputs_) check_device(t);
-  for (const Tensor& t : outputs_) check_device(t);
+  for (const Tensor* t : inputs_) check_device(*t);
+  for (const Tensor* t : outputs_) check_device(*t);
   it.device_ = device.value_or(Device(kCPU));
 
   // Shape: the inputs broadcast together.
   SmallVector<int64_t, 5> shape;
-  for (const Tensor& t : inputs_) shape = infer_size(shape, t.sizes());
+  for (const Tensor* t : inputs_) shape = infer_size(shape, t->sizes());
   if (inputs_.empty() || !resize_outputs_) {
-    for (const Tensor& t : outputs_)
-      if (t.defined()) shape = infer_size(shape, t.sizes());
+    for (const Tensor* t : outputs_)
+      if (t->defined()) shape = infer_size(shape, t->sizes());
   }
   const IntArrayRef shape_ref(shape.data(), shape.size());
 
   // Dtypes: the common dtype of the inputs, by PyTorch's promotion rules.
-  ScalarType common = inputs_.empty() ? outputs_[0].dtype() : inputs_[0].dtype();
+  ScalarType common = inputs_.empty() ? outputs_[0]->dtype() : inputs_[0]->dtype();
   if (same_dtype_) {
-    for (const Tensor& t : inputs_)
-      MT_CHECK_TYPE(t.dtype() == common, name_, ": expected all tensors to have the same dtype, but got ", common,
-                    " and ", t.dtype());
+    for (const Tensor* t : inputs_)
+      MT_CHECK_TYPE(t->dtype() == common, name_, ": expected all tensors to have the same dtype, but got ", common,
+                    " and ", t->dtype());
   } else if (!inputs_.empty()) {
     ResultTypeState state;
-    for (const Tensor& t : inputs_) state = update_result_type_state(t, state);
+    for (const Tensor* t : inputs_) state = update_result_type_state(*t, state);
     common = result_type(state);
   }
   if (int_to_float_ && is_integral(common, /*include_bool=*/true)) common = get_default_dtype();
   it.common_dtype_ = common;
   const ScalarType compute_out = output_dtype_.value_or(common);
 
-  for (const Tensor& out : outputs_) {
+  for (const Tensor* out_ptr : outputs_) {
+    const Tensor& out = *out_ptr;
     TensorIterator::Operand op;
     op.is_output = true;
     if (!out.defined()) {
-      op.tensor = Tensor(TensorImpl::empty(shape_ref, compute_out, it.device_));
+      op.owned = Tensor(TensorImpl::empty(shape_ref, compute_out, it.device_));
     } else {
       MT_CHECK(out.sizes() == shape_ref || (resize_outputs_ && out.numel() == 0), name_, ": output with shape ",
                out.sizes(), " doesn't match the broadcast shape ", shape_ref);
@@ -124,20 +169,21 @@ TensorIterator TensorIteratorConfig::build() {
                       out.dtype());
       }
       if (out.dtype() == compute_out || keep_output_dtype_) {
-        op.tensor = out;
+        op.borrowed = out_ptr;
       } else {
         MT_CHECK_TYPE(can_cast(compute_out, out.dtype()), "result type ", compute_out,
                       " can't be cast to the desired output type ", out.dtype());
-        op.tensor = Tensor(TensorImpl::empty(shape_ref, compute_out, it.device_));
+        op.owned = Tensor(TensorImpl::empty(shape_ref, compute_out, it.device_));
         op.original = out;
       }
     }
     it.operands_.push_back(std::move(op));
   }
   it.num_outputs_ = static_cast<int>(outputs_.size());
-  for (const Tensor& in : inputs_) {
+  for (const Tensor* in : inputs_) {
     TensorIterator::Operand op;
-    op.tensor = promote_inputs_ && in.dtype() != common ? converted_copy(in, common) : in;
+    if (promote_inputs_ && in->dtype() != common) op.owned = converted_copy(*in, common);
+    else op.borrowed = in;
     it.operands_.push_back(std::move(op));
   }
 
@@ -160,7 +206,7 @@ void TensorIterator::compute_strides_and_coalesce() {
     const int outer = ndim - 1 - d;
     shape.push_back(shape_[outer]);
     for (int i = 0; i < n; ++i) {
-      const Tensor& t = operands_[i].tensor;
+      const Tensor& t = operands_[i].tensor();
       const int td = outer - (ndim - static_cast<int>(t.dim()));
       const bool broadcast = td < 0 || t.sizes()[td] == 1;
       strides_.push_back(broadcast ? 0 : t.strides()[td] * static_cast<int64_t>(t.element_size()));
@@ -197,7 +243,7 @@ void TensorIterator::compute_strides_and_coalesce() {
 bool TensorIterator::is_contiguous() const {
   if (shape_.size() != 1) return numel_ <= 1;
   for (int i = 0; i < ntensors(); ++i)
-    if (strides_[i] != static_cast<int64_t>(operands_[i].tensor.element_size())) return false;
+    if (strides_[i] != static_cast<int64_t>(operands_[i].tensor().element_size())) return false;
   return true;
 }
 
@@ -214,7 +260,7 @@ void TensorIterator::serial_for_each(const Loop& loop, int64_t begin, int64_t en
     idx /= shape_[d];
   }
   char* base[kMaxOperands];
-  for (int i = 0; i < n; ++i) base[i] = static_cast<char*>(operands_[i].tensor.data_ptr());
+  for (int i = 0; i < n; ++i) base[i] = static_cast<char*>(operands_[i].tensor().data_ptr());
   char* ptrs[kMaxOperands];
   while (begin < end) {
     for (int i = 0; i < n; ++i) {
@@ -233,8 +279,11 @@ void TensorIterator::serial_for_each(const Loop& loop, int64_t begin, int64_t en
 }
 
 void TensorIterator::for_each(const Loop& loop, int64_t grain) {
-  if (numel_ > 0 && !device_.is_meta()) {
-    parallel_for(0, numel_, grain < 0 ? kParallelGrain : grain,
+  if (grain < 0) grain = kParallelGrain;
+  if (numel_ > 0 && numel_ < grain && !device_.is_meta()) {
+    serial_for_each(loop, 0, numel_);
+  } else if (numel_ > 0 && !device_.is_meta()) {
+    parallel_for(0, numel_, grain,
                  [&](int64_t begin, int64_t end) { serial_for_each(loop, begin, end); });
   }
   cast_outputs();
@@ -242,7 +291,7 @@ void TensorIterator::for_each(const Loop& loop, int64_t grain) {
 
 void TensorIterator::cast_outputs() {
   for (Operand& op : operands_) {
-    if (op.is_output && op.original.defined()) copy_into(op.original, op.tensor);
+    if (op.is_output && op.original.defined()) copy_into(op.original, op.tensor());
   }
 }
 

@@ -40,11 +40,13 @@ class TensorIterator {
   int ntensors() const { return static_cast<int>(operands_.size()); }
   int noutputs() const { return num_outputs_; }
   ScalarType common_dtype() const { return common_dtype_; }
-  ScalarType dtype(int i) const { return operands_[i].tensor.dtype(); }
+  ScalarType dtype(int i) const { return operands_[i].tensor().dtype(); }
   Device device() const { return device_; }
   int64_t numel() const { return numel_; }
-  const Tensor& output(int i = 0) const { return operands_[i].original.defined() ? operands_[i].original : operands_[i].tensor; }
-  const Tensor& tensor(int i) const { return operands_[i].tensor; }
+  const Tensor& output(int i = 0) const {
+    return operands_[i].original.defined() ? operands_[i].original : operands_[i].tensor();
+  }
+  const Tensor& tensor(int i) const { return operands_[i].tensor(); }
   // True when every operand is contiguous over the whole shape with no broadcasting.
   bool is_contiguous() const;
 
@@ -55,8 +57,12 @@ class TensorIterator {
 
  private:
   friend class TensorIteratorConfig;
+  // Operands borrow the caller's tensors (which outlive the iterator) and own only what the iterator
+  // made: allocated outputs and converted inputs. Borrowing saves two atomic refcount updates each.
   struct Operand {
-    Tensor tensor;    // what the loop reads or writes
+    const Tensor& tensor() const { return owned.defined() ? owned : *borrowed; }
+    const Tensor* borrowed = nullptr;
+    Tensor owned;
     Tensor original;  // an output the result is cast into after the loop (undefined when none)
     bool is_output = false;
   };
@@ -73,6 +79,7 @@ class TensorIterator {
   Device device_ = Device(kCPU);
 };
 
+// Borrows the tensors it is given: build it in one expression, or keep them alive until build().
 class TensorIteratorConfig {
  public:
   TensorIteratorConfig& add_output(const Tensor& out);
@@ -95,7 +102,8 @@ class TensorIteratorConfig {
   TensorIterator build();
 
  private:
-  SmallVector<Tensor, TensorIterator::kMaxOperands> outputs_, inputs_;
+  bool try_fast_setup(TensorIterator& it) const;
+  SmallVector<const Tensor*, TensorIterator::kMaxOperands> outputs_, inputs_;
   bool promote_inputs_ = false;
   bool int_to_float_ = false;
   bool same_dtype_ = false;

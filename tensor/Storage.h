@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 
 #include "tensor/Allocator.h"
 #include "tensor/intrusive_ptr.h"
@@ -17,7 +18,7 @@ namespace detail {
 struct SharedBlock {
   std::atomic<int> live_objects{2};
   void release() {
-    if (live_objects.fetch_sub(1, std::memory_order_acq_rel) == 1) ::operator delete(this, std::align_val_t(64));
+    if (live_objects.fetch_sub(1, std::memory_order_acq_rel) == 1) std::free(this);
   }
 };
 }  // namespace detail

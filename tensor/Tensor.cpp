@@ -6,9 +6,10 @@
 
 namespace mt {
 
-void Tensor::check_defined() const {
-  MT_CHECK(impl_.defined(), "Tensor is undefined: this method needs a tensor that holds data (a default-constructed "
-                            "mt::Tensor() holds none)");
+void Tensor::throw_undefined() {
+  throw RuntimeError(
+      "Tensor is undefined: this method needs a tensor that holds data (a default-constructed mt::Tensor() holds "
+      "none)");
 }
 
 void Tensor::check_data_ptr_type(ScalarType requested) const {

@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "tensor/OptionalIntArrayRef.h"
 #include "tensor/Scalar.h"
 #include "tensor/TensorImpl.h"
 #include "tensor/TensorOptions.h"
@@ -66,16 +67,19 @@ class Tensor {
 
   std::string toString() const;  // "Tensor(dtype=mt.float32, device=cpu, sizes=[2, 3])", for errors
 
+  // a[i] as in PyTorch's C++ API: select(0, i), a view (defined with the view ops in ops/ViewOps.cpp).
+  Tensor operator[](int64_t index) const;
+
   // The operator methods (t.add(u), t.mul_(2), ...), generated from ops/native_functions/*.txt and
   // defined in ops/TensorMethodsImpl.h (included by ops/Functions.h).
 #include "ops/TensorMethods.h"
 
  private:
   TensorImpl* impl() const {
-    check_defined();
+    if (__builtin_expect(!impl_.defined(), 0)) throw_undefined();
     return impl_.get();
   }
-  void check_defined() const;
+  [[noreturn, gnu::cold]] static void throw_undefined();
   void check_data_ptr_type(ScalarType requested) const;
 
   intrusive_ptr<TensorImpl> impl_;
