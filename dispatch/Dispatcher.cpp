@@ -4,6 +4,11 @@ namespace mt {
 
 Dispatcher::Dispatcher() = default;
 
+void OperatorHandle::assertSignatureIsCorrect(const CppSignature& sig, const InferredSchema& inferred) const {
+  std::lock_guard<std::mutex> lock(Dispatcher::singleton().mutex_);
+  entry_->assertSignatureIsCorrect(sig, inferred);
+}
+
 Dispatcher& Dispatcher::singleton() {
   // Never destroyed: static Library objects deregister from it during exit.
   static Dispatcher* instance = new Dispatcher();

@@ -48,7 +48,7 @@ class OperatorHandle {
 
   template <typename FuncType>
   TypedOperatorHandle<FuncType> typed() const {
-    entry_->assertSignatureIsCorrect(CppSignature::make<FuncType>(), InferSchema<FuncType>::get());
+    assertSignatureIsCorrect(CppSignature::make<FuncType>(), InferSchema<FuncType>::get());
     return TypedOperatorHandle<FuncType>(entry_);
   }
 
@@ -68,6 +68,8 @@ class OperatorHandle {
  protected:
   friend class Dispatcher;
   explicit OperatorHandle(OperatorEntry* entry) : entry_(entry) {}
+  // Under the registration lock: the first typed access records the C++ signature kernels must share.
+  void assertSignatureIsCorrect(const CppSignature& sig, const InferredSchema& inferred) const;
   OperatorEntry* entry_;
 };
 
@@ -149,6 +151,7 @@ class Dispatcher {
   const KernelFunction* backendFallback(int slot) const { return fallbacks_[slot].kernel.get(); }
 
  private:
+  friend class OperatorHandle;
   Dispatcher();
   OperatorEntry& findOrRegisterName(const OperatorName& name);
 

@@ -19,7 +19,9 @@ void for_each_runtime_key(F&& f) {
 std::once_flag override_warning;
 }  // namespace
 
-OperatorEntry::OperatorEntry(OperatorName name) : name_(std::move(name)) { table_source_.fill(nullptr); }
+OperatorEntry::OperatorEntry(OperatorName name) : name_(std::move(name)) {
+  for (auto& source : table_source_) source.store(nullptr, std::memory_order_relaxed);
+}
 
 const FunctionSchema& OperatorEntry::schema() const {
   MT_CHECK(schema_.has_value(), "Tried to access the schema for ", name_.str(),
@@ -144,7 +146,7 @@ void OperatorEntry::updateDispatchTableEntry(const Dispatcher& dispatcher, Dispa
   // call then never enters a fallthrough slot.
   if (fallthrough) extractor_.setOperatorHasFallthroughForKey(k, true);
   table_[idx].store(choice.kernel, std::memory_order_release);
-  table_source_[idx] = choice.source;
+  table_source_[idx].store(choice.source, std::memory_order_relaxed);
   if (!fallthrough) extractor_.setOperatorHasFallthroughForKey(k, false);
 }
 
@@ -206,7 +208,8 @@ std::string OperatorEntry::dumpComputedTable() const {
     const int idx = getDispatchTableIndexForDispatchKey(k);
     const KernelFunction* kernel = table_[idx].load(std::memory_order_acquire);
     if (kernel == nullptr) return;
-    ss << k << ": " << (kernel->isFallthrough() ? "fallthrough " : "") << "[" << table_source_[idx] << "]\n";
+    ss << k << ": " << (kernel->isFallthrough() ? "fallthrough " : "") << "["
+       << table_source_[idx].load(std::memory_order_relaxed) << "]\n";
   });
   return ss.str();
 }

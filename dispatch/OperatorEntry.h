@@ -93,7 +93,8 @@ class OperatorEntry {
   std::string schema_debug_;
   DispatchKeyExtractor extractor_;
   std::array<std::atomic<const KernelFunction*>, num_runtime_entries> table_{};
-  std::array<const char*, num_runtime_entries> table_source_{};
+  // Read without the lock by dumpComputedTable() (also from reportError() on the call path).
+  std::array<std::atomic<const char*>, num_runtime_entries> table_source_{};
   std::map<DispatchKey, KernelList> kernels_;  // newest registration first
   // Kernels no longer registered: a call on another thread may still be running them.
   std::vector<std::shared_ptr<const KernelFunction>> retired_;

@@ -163,16 +163,18 @@ TensorIterator TensorIteratorConfig::build() {
     } else {
       MT_CHECK(out.sizes() == shape_ref || (resize_outputs_ && out.numel() == 0), name_, ": output with shape ",
                out.sizes(), " doesn't match the broadcast shape ", shape_ref);
-      if (!(out.sizes() == shape_ref)) out.unsafeGetTensorImpl()->resize_(shape_ref);
       if (same_dtype_) {
         MT_CHECK_TYPE(out.dtype() == common, name_, ": expected the output to have dtype ", common, " but got ",
                       out.dtype());
       }
-      if (out.dtype() == compute_out || keep_output_dtype_) {
+      const bool written_directly = out.dtype() == compute_out || keep_output_dtype_;
+      MT_CHECK_TYPE(written_directly || can_cast(compute_out, out.dtype()), "result type ", compute_out,
+                    " can't be cast to the desired output type ", out.dtype());
+      // Only now that every check passed may the output change.
+      if (!(out.sizes() == shape_ref)) out.unsafeGetTensorImpl()->resize_(shape_ref);
+      if (written_directly) {
         op.borrowed = out_ptr;
       } else {
-        MT_CHECK_TYPE(can_cast(compute_out, out.dtype()), "result type ", compute_out,
-                      " can't be cast to the desired output type ", out.dtype());
         op.owned = Tensor(TensorImpl::empty(shape_ref, compute_out, it.device_));
         op.original = out;
       }

@@ -8,30 +8,28 @@
 namespace mt {
 
 namespace detail {
-template <typename F>
-decltype(auto) call_with_type(ScalarType t, const char* name, bool allow_bool, bool allow_int, bool allow_float,
-                              F&& f) {
-  switch (t) {
-    case kBool:
-      if (allow_bool) return f.template operator()<bool>();
-      break;
-    case kInt64:
-      if (allow_int) return f.template operator()<int64_t>();
-      break;
-    case kFloat32:
-      if (allow_float) return f.template operator()<float>();
-      break;
-    case kFloat64:
-      if (allow_float) return f.template operator()<double>();
-      break;
-    case kFloat16:
-      if (allow_float) return f.template operator()<Half>();
-      break;
-    case kBFloat16:
-      if (allow_float) return f.template operator()<BFloat16>();
-      break;
-    default:
-      break;
+// Families are template parameters so that a kernel is only instantiated for the types it supports.
+template <bool kBoolOk, bool kIntOk, bool kFloatOk, typename F>
+decltype(auto) call_with_type(ScalarType t, const char* name, F&& f) {
+  if constexpr (kBoolOk) {
+    if (t == kBool) return f.template operator()<bool>();
+  }
+  if constexpr (kIntOk) {
+    if (t == kInt64) return f.template operator()<int64_t>();
+  }
+  if constexpr (kFloatOk) {
+    switch (t) {
+      case kFloat32:
+        return f.template operator()<float>();
+      case kFloat64:
+        return f.template operator()<double>();
+      case kFloat16:
+        return f.template operator()<Half>();
+      case kBFloat16:
+        return f.template operator()<BFloat16>();
+      default:
+        break;
+    }
   }
   detail::throw_error<NotImplementedError>('"', name, "\" not implemented for '", t, "'");
 }
@@ -40,16 +38,16 @@ decltype(auto) call_with_type(ScalarType t, const char* name, bool allow_bool, b
 // bool, int64 and the four floating types.
 template <typename F>
 decltype(auto) dispatch_all_types(ScalarType t, const char* name, F&& f) {
-  return detail::call_with_type(t, name, true, true, true, std::forward<F>(f));
+  return detail::call_with_type<true, true, true>(t, name, std::forward<F>(f));
 }
 // int64 and the floating types (arithmetic that PyTorch refuses on bool).
 template <typename F>
 decltype(auto) dispatch_numeric_types(ScalarType t, const char* name, F&& f) {
-  return detail::call_with_type(t, name, false, true, true, std::forward<F>(f));
+  return detail::call_with_type<false, true, true>(t, name, std::forward<F>(f));
 }
 template <typename F>
 decltype(auto) dispatch_floating_types(ScalarType t, const char* name, F&& f) {
-  return detail::call_with_type(t, name, false, false, true, std::forward<F>(f));
+  return detail::call_with_type<false, false, true>(t, name, std::forward<F>(f));
 }
 
 // The type kernels compute in for element type T: 16-bit floats compute in float, as PyTorch's opmath.

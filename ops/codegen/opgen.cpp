@@ -90,9 +90,12 @@ std::string base_cpp_type(const SchemaType& t) {
   }
 }
 
-// The C++ parameter type for a schema argument (PyTorch's conventions).
-std::string arg_cpp_type(const Argument& a) {
+// The C++ parameter type for a schema argument (PyTorch's conventions). `api`: the type the generated
+// functions and methods take, where `int[]?` is OptionalIntArrayRef (safe with `{1}` and `1`); kernels and
+// the dispatcher see std::optional<IntArrayRef>, which it converts to.
+std::string arg_cpp_type(const Argument& a, bool api = false) {
   const SchemaType& t = a.type;
+  if (api && t.is_list && t.is_optional && t.kind == TypeKind::Int) return "OptionalIntArrayRef";
   if (t.is_list) {
     if (t.elem_optional) fail("Tensor?[] is not supported yet");
     const std::string list = t.kind == TypeKind::Int     ? "IntArrayRef"
@@ -166,7 +169,7 @@ std::string params(const std::vector<const Argument*>& args, bool with_defaults,
   for (size_t i = 0; i < args.size(); ++i) {
     if (i == skip_index) continue;
     if (!out.empty()) out += ", ";
-    out += arg_cpp_type(*args[i]) + " " + args[i]->name;
+    out += arg_cpp_type(*args[i], /*api=*/true) + " " + args[i]->name;
     if (with_defaults && i >= first_default) out += " = " + cpp_default(*args[i]);
   }
   return out;

@@ -69,7 +69,7 @@ M floor_divide(M a, M b) {
   if (b == 0) return a / b;
   const M mod = std::fmod(a, b);
   M div = (a - mod) / b;
-  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+  if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;
   if (div == 0) return std::copysign(M(0), a / b);
   M floored = std::floor(div);
   if (div - floored > M(0.5)) floored += 1;

@@ -1,0 +1,32 @@
+#pragma once
+// index_select, gather, scatter, scatter_add, one_hot, tril/triu: the shared part of each kernel
+// (argument checks, output allocation; ops/Indexing.cpp, ops/Triangular.cpp) and the per-device stubs
+// that hold the loops (ops/cpu/IndexingKernel.cpp). `dim` arguments reaching a stub are wrapped, and
+// a 0-dim tensor is treated as one of shape [1].
+#include "ops/DispatchStub.h"
+#include "tensor/Tensor.h"
+
+namespace mt {
+
+// Raises IndexError "index 4 is out of bounds for dimension 1 with size 4" for the first element of
+// the int64 tensor `index` outside [0, size). Runs before anything is written.
+MT_DECLARE_STUB(index_bounds_stub, void(const Tensor& index, int64_t dim, int64_t size));
+// The smallest and largest element of a non-empty int64 tensor.
+MT_DECLARE_STUB(index_min_max_stub, void(const Tensor& index, int64_t& min, int64_t& max));
+
+// out[i][j][k] = self[index[i][j][k]][j][k] for dim 0 (and likewise for other dims); out and index
+// have one shape, self may be larger in the other dims. index_select passes an expanded index.
+MT_DECLARE_STUB(gather_stub, void(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index));
+
+enum class ScatterOp { Assign, Add };
+// self[index[i][j][k]][j][k] = (or +=) src[i][j][k] for dim 0; src has self's dtype.
+MT_DECLARE_STUB(scatter_stub,
+                void(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, ScatterOp op));
+// self[index[i][j][k]][j][k] = value for dim 0.
+MT_DECLARE_STUB(scatter_fill_stub, void(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value));
+
+// out = self with the elements above (`upper` false: tril) or below (`upper`: triu) the `diagonal`-th
+// diagonal of the last two dims set to zero; out may be self.
+MT_DECLARE_STUB(triangular_stub, void(const Tensor& out, const Tensor& self, int64_t diagonal, bool upper));
+
+}  // namespace mt

@@ -1,0 +1,106 @@
+#include "ops/UnaryOps.h"
+
+#include <string>
+
+#include "dispatch/Library.h"
+#include "ops/PointwiseIterators.h"
+
+namespace mt {
+
+MT_DEFINE_STUB(neg_stub, UnaryFn);
+MT_DEFINE_STUB(abs_stub, UnaryFn);
+MT_DEFINE_STUB(sign_stub, UnaryFn);
+MT_DEFINE_STUB(exp_stub, UnaryFn);
+MT_DEFINE_STUB(log_stub, UnaryFn);
+MT_DEFINE_STUB(log1p_stub, UnaryFn);
+MT_DEFINE_STUB(sqrt_stub, UnaryFn);
+MT_DEFINE_STUB(rsqrt_stub, UnaryFn);
+MT_DEFINE_STUB(sin_stub, UnaryFn);
+MT_DEFINE_STUB(cos_stub, UnaryFn);
+MT_DEFINE_STUB(tanh_stub, UnaryFn);
+MT_DEFINE_STUB(sigmoid_stub, UnaryFn);
+
+namespace {
+
+// What the shared code needs to know about one unary op.
+struct UnaryOp {
+  const char* name;
+  const DispatchStub<UnaryFn>* stub;
+  bool floating;                   // computes in float_op_dtype(input), else in the input's dtype
+  void (*check)(ScalarType input);  // rejects input dtypes before anything is allocated or written
+};
+
+void any_dtype(ScalarType) {}
+void check_neg(ScalarType t) {
+  MT_CHECK(t != kBool,
+           "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use "
+           "the `~` or `logical_not()` operator instead.");
+}
+void check_abs(ScalarType t) { MT_CHECK_NOT_IMPLEMENTED(t != kBool, "\"abs\" not implemented for '", t, "'"); }
+
+Tensor& unary_impl(Tensor& out, const Tensor& self, const UnaryOp& op, bool inplace) {
+  op.check(self.dtype());
+  const Tensor input = op.floating ? as_dtype(self, float_op_dtype(self.dtype())) : self;
+  TensorIterator iter = unary_iterator(out, input, inplace);
+  (*op.stub)(iter.device().type(), iter);
+  return result_of(out, iter);
+}
+
+// The registered kernels: functional, in-place and out= forms of each op.
+template <const UnaryOp& op>
+Tensor unary(const Tensor& self) {
+  Tensor out;
+  return unary_impl(out, self, op, false);
+}
+template <const UnaryOp& op>
+Tensor& unary_(Tensor& self) {
+  return unary_impl(self, self, op, true);
+}
+template <const UnaryOp& op>
+Tensor& unary_out(const Tensor& self, Tensor& out) {
+  return unary_impl(out, self, op, false);
+}
+
+constexpr UnaryOp kNeg{"neg", &neg_stub, false, check_neg};
+constexpr UnaryOp kAbs{"abs", &abs_stub, false, check_abs};
+constexpr UnaryOp kSign{"sign", &sign_stub, false, any_dtype};
+constexpr UnaryOp kExp{"exp", &exp_stub, true, any_dtype};
+constexpr UnaryOp kLog{"log", &log_stub, true, any_dtype};
+constexpr UnaryOp kLog1p{"log1p", &log1p_stub, true, any_dtype};
+constexpr UnaryOp kSqrt{"sqrt", &sqrt_stub, true, any_dtype};
+constexpr UnaryOp kRsqrt{"rsqrt", &rsqrt_stub, true, any_dtype};
+constexpr UnaryOp kSin{"sin", &sin_stub, true, any_dtype};
+constexpr UnaryOp kCos{"cos", &cos_stub, true, any_dtype};
+constexpr UnaryOp kTanh{"tanh", &tanh_stub, true, any_dtype};
+constexpr UnaryOp kSigmoid{"sigmoid", &sigmoid_stub, true, any_dtype};
+
+template <const UnaryOp& op>
+void register_op(Library& m) {
+  const std::string name = op.name;
+  m.impl(name, MT_FN(unary<op>));
+  m.impl(name + "_", MT_FN(unary_<op>));
+  m.impl(name + ".out", MT_FN(unary_out<op>));
+}
+
+// CPU and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
+void register_kernels(Library& m) {
+  register_op<kNeg>(m);
+  register_op<kAbs>(m);
+  register_op<kSign>(m);
+  register_op<kExp>(m);
+  register_op<kLog>(m);
+  register_op<kLog1p>(m);
+  register_op<kSqrt>(m);
+  register_op<kRsqrt>(m);
+  register_op<kSin>(m);
+  register_op<kCos>(m);
+  register_op<kTanh>(m);
+  register_op<kSigmoid>(m);
+}
+
+}  // namespace
+
+MT_LIBRARY_IMPL(mt, CPU, m) { register_kernels(m); }
+MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
+
+}  // namespace mt

@@ -1,0 +1,26 @@
+#pragma once
+// Unary math (neg, abs, sign, exp, log, log1p, sqrt, rsqrt, sin, cos, tanh, sigmoid): the per-device
+// stubs that hold the loops. The shared part (dtype rules, allocation, the three forms) is UnaryOps.cpp.
+#include "ops/DispatchStub.h"
+#include "ops/TensorIterator.h"
+
+namespace mt {
+
+using UnaryFn = void(TensorIterator&);
+
+// Keep the input's dtype (bool excluded where PyTorch excludes it).
+MT_DECLARE_STUB(neg_stub, UnaryFn);
+MT_DECLARE_STUB(abs_stub, UnaryFn);
+MT_DECLARE_STUB(sign_stub, UnaryFn);
+// Floating: integer and bool inputs arrive converted to the default float.
+MT_DECLARE_STUB(exp_stub, UnaryFn);
+MT_DECLARE_STUB(log_stub, UnaryFn);
+MT_DECLARE_STUB(log1p_stub, UnaryFn);
+MT_DECLARE_STUB(sqrt_stub, UnaryFn);
+MT_DECLARE_STUB(rsqrt_stub, UnaryFn);
+MT_DECLARE_STUB(sin_stub, UnaryFn);
+MT_DECLARE_STUB(cos_stub, UnaryFn);
+MT_DECLARE_STUB(tanh_stub, UnaryFn);
+MT_DECLARE_STUB(sigmoid_stub, UnaryFn);
+
+}  // namespace mt

@@ -1,0 +1,42 @@
+#pragma once
+// The geometry behind the view ops: a view is a new TensorImpl over the same StorageImpl with its own
+// sizes, strides and offset. These helpers compute that geometry as PyTorch does, so other ops
+// (cat, repeat, the indexing kernels) can make views without a trip through the dispatcher.
+#include <optional>
+
+#include "tensor/SmallVector.h"
+#include "tensor/Tensor.h"
+
+namespace mt {
+
+using DimVector = SmallVector<int64_t, 6>;
+
+inline DimVector to_dim_vector(IntArrayRef a) {
+  DimVector v;
+  v.reserve(a.size());
+  for (int64_t x : a) v.push_back(x);
+  return v;
+}
+
+// A tensor sharing self's storage (and so its version counter) with the given geometry. Nothing is
+// checked: callers have proved the geometry stays inside the storage.
+Tensor make_view(const Tensor& self, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset);
+
+// `shape` with its one allowed -1 replaced so the product is `numel`, or PyTorch's error
+// ("shape '[5, -1]' is invalid for input of size 24", "only one dimension can be inferred", ...).
+DimVector infer_view_size(IntArrayRef shape, int64_t numel);
+
+// Strides that let a tensor of (sizes, strides) be read as `new_sizes` without copying, or nullopt
+// when some new dim would have to span memory the old dims do not lay out evenly.
+std::optional<DimVector> compute_view_strides(IntArrayRef sizes, IntArrayRef strides, IntArrayRef new_sizes);
+
+// Whether the elements fill a block of memory exactly once, in some order of the dims.
+bool is_non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides);
+// Dense strides that keep the order of the dims in memory that `strides` has (PyTorch's
+// preserve_format for tensors that are not already dense: clone of a transpose stays transposed).
+DimVector dense_strides_like(IntArrayRef sizes, IntArrayRef strides);
+
+// The view self[..., start:start+length:1, ...] along an already wrapped dim.
+Tensor narrow_view(const Tensor& self, int64_t dim, int64_t start, int64_t length);
+
+}  // namespace mt

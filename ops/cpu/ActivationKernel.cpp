@@ -1,0 +1,75 @@
+// CPU loops of relu, gelu and silu. Contiguous runs are Eigen array expressions (vectorised erf, tanh
+// and exp); 16-bit floats compute in float.
+#include <cmath>
+
+#include <unsupported/Eigen/SpecialFunctions>
+
+#include "ops/Activation.h"
+#include "ops/cpu/OpmathLoops.h"
+
+namespace mt {
+namespace {
+
+// NaN stays NaN (x < 0 is false for it).
+void relu_kernel(TensorIterator& iter) {
+  dispatch_numeric_types(iter.common_dtype(), "relu", [&]<typename T>() {
+    unary_kernel_vec<T>(
+        iter, [](auto x) { return x < decltype(x)(0) ? decltype(x)(0) : x; },
+        [](const auto& x) {
+          using S = eigen_scalar_t<decltype(x)>;
+          return (x < S(0)).select(S(0), x);
+        });
+  });
+}
+
+constexpr double kSqrt1_2 = 0.70710678118654752440;    // 1 / sqrt(2)
+constexpr double kSqrt2OverPi = 0.79788456080286535588;  // sqrt(2 / pi)
+constexpr double kGeluCubic = 0.044715;
+
+void gelu_kernel(TensorIterator& iter, GeluApproximation approximation) {
+  if (approximation == GeluApproximation::None) {
+    // x * Phi(x), with the normal CDF written through erf.
+    floating_unary_kernel(
+        iter, "gelu",
+        [](auto x) {
+          using S = decltype(x);
+          return x * S(0.5) * (S(1) + std::erf(x * S(kSqrt1_2)));
+        },
+        [](const auto& x) {
+          using S = eigen_scalar_t<decltype(x)>;
+          return x * S(0.5) * ((x * S(kSqrt1_2)).erf() + S(1));
+        });
+  } else {
+    floating_unary_kernel(
+        iter, "gelu",
+        [](auto x) {
+          using S = decltype(x);
+          return x * S(0.5) * (S(1) + std::tanh(S(kSqrt2OverPi) * (x + S(kGeluCubic) * x * x * x)));
+        },
+        [](const auto& x) {
+          using S = eigen_scalar_t<decltype(x)>;
+          return x * S(0.5) * ((S(kSqrt2OverPi) * (x + S(kGeluCubic) * x.cube())).tanh() + S(1));
+        });
+  }
+}
+
+void silu_kernel(TensorIterator& iter) {
+  floating_unary_kernel(
+      iter, "silu",
+      [](auto x) {
+        using S = decltype(x);
+        return x / (S(1) + std::exp(-x));
+      },
+      [](const auto& x) {
+        using S = eigen_scalar_t<decltype(x)>;
+        return x / ((-x).exp() + S(1));
+      });
+}
+
+}  // namespace
+
+MT_REGISTER_STUB(relu_stub, kCPU, relu_kernel);
+MT_REGISTER_STUB(gelu_stub, kCPU, gelu_kernel);
+MT_REGISTER_STUB(silu_stub, kCPU, silu_kernel);
+
+}  // namespace mt
