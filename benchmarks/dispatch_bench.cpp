@@ -2,7 +2,7 @@
 #include <benchmark/benchmark.h>
 
 #include "dispatch/Library.h"
-#include "tensor/Factories.h"
+#include "ops/Factories.h"
 
 namespace {
 

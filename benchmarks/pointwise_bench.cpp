@@ -6,7 +6,7 @@
 
 #include "ops/Functions.h"
 #include "ops/Parallel.h"
-#include "tensor/Factories.h"
+#include "ops/Factories.h"
 
 namespace {
 

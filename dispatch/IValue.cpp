@@ -53,6 +53,8 @@ std::string_view IValue::tagName() const {
       return "Device";
     case Tag::ScalarType:
       return "ScalarType";
+    case Tag::Generator:
+      return "Generator";
   }
   return "Unknown";
 }
@@ -104,6 +106,12 @@ ScalarType IValue::toScalarType() const {
   return static_cast<ScalarType>(payload_.i);
 }
 
+Generator* IValue::toGenerator() const {
+  if (isNone()) return nullptr;
+  if (tag_ != Tag::Generator) type_error("Generator");
+  return payload_.generator;
+}
+
 std::optional<Tensor> IValue::toOptionalTensor() const {
   if (isNone()) return std::nullopt;
   return toTensor();
@@ -125,7 +133,7 @@ bool IValue::operator==(const IValue& o) const {
     case Tag::Device:
       return toDevice() == o.toDevice();
     default:
-      return payload_.i == o.payload_.i;  // ints, bools, dtypes; tensors and tensor lists by identity
+      return payload_.i == o.payload_.i;  // ints, bools, dtypes; tensors, tensor lists, generators by identity
   }
 }
 
@@ -151,6 +159,8 @@ std::ostream& operator<<(std::ostream& os, const IValue& v) {
       return os << v.toDevice();
     case IValue::Tag::ScalarType:
       return os << v.toScalarType();
+    case IValue::Tag::Generator:
+      return os << "Generator(seed=" << v.toGenerator()->current_seed() << ")";
   }
   return os;
 }

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tensor/Generator.h"
 #include "tensor/SmallVector.h"
 #include "tensor/Tensor.h"
 
@@ -24,7 +25,7 @@ struct IValueBox final : intrusive_ptr_target {
 
 class IValue {
  public:
-  enum class Tag : uint8_t { None, Tensor, Bool, Int, Double, String, IntList, DoubleList, TensorList, Device, ScalarType };
+  enum class Tag : uint8_t { None, Tensor, Bool, Int, Double, String, IntList, DoubleList, TensorList, Device, ScalarType, Generator };
 
   IValue() : tag_(Tag::None) { payload_.i = 0; }
   IValue(std::nullopt_t) : IValue() {}
@@ -55,6 +56,9 @@ class IValue {
     payload_.device = {d.type(), d.index()};
   }
   IValue(ScalarType t) : tag_(Tag::ScalarType) { payload_.i = static_cast<int64_t>(t); }
+  // `Generator?`: the caller owns the generator and keeps it alive for the call; nullptr boxes to None
+  // (the default generator).
+  IValue(Generator* g) : tag_(g ? Tag::Generator : Tag::None) { payload_.generator = g; }
   template <typename T>
   IValue(const std::optional<T>& v) : IValue() {
     if (v) *this = IValue(*v);
@@ -100,6 +104,7 @@ class IValue {
   bool isTensorList() const { return tag_ == Tag::TensorList; }
   bool isDevice() const { return tag_ == Tag::Device; }
   bool isScalarType() const { return tag_ == Tag::ScalarType; }
+  bool isGenerator() const { return tag_ == Tag::Generator; }
 
   // The key set of a tensor argument without touching its refcount (the dispatcher's hot path).
   TensorImpl* unsafeToTensorImpl() const { return payload_.tensor.unsafeGetTensorImpl(); }
@@ -131,6 +136,7 @@ class IValue {
   const std::vector<Tensor>& toTensorList() const;
   Device toDevice() const;
   ScalarType toScalarType() const;
+  Generator* toGenerator() const;  // None gives nullptr
   std::optional<Tensor> toOptionalTensor() const;
 
   // Generic conversion used by the boxing machinery: to<int64_t>(), to<std::optional<Tensor>>(), ...
@@ -176,6 +182,7 @@ class IValue {
     double d;
     Tensor tensor;            // Tag::Tensor
     intrusive_ptr_target* p;  // strings and lists
+    Generator* generator;     // not owned
     struct {
       DeviceType type;
       Device::DeviceIndex index;
@@ -211,6 +218,7 @@ T IValue::to() const {
   else if constexpr (std::is_same_v<D, std::vector<Tensor>> || std::is_same_v<D, ArrayRef<Tensor>>) return toTensorList();
   else if constexpr (std::is_same_v<D, Device>) return toDevice();
   else if constexpr (std::is_same_v<D, ScalarType>) return toScalarType();
+  else if constexpr (std::is_same_v<D, Generator*>) return toGenerator();
   else if constexpr (std::is_same_v<D, IValue>) return *this;
   else if constexpr (detail::is_optional<D>::value) {
     if (isNone()) return std::nullopt;

@@ -18,7 +18,7 @@ template <typename T>
 struct SchemaTypeOf {
   static_assert(sizeof(T) == 0, "This C++ type has no schema type: use Tensor, int64_t, double, bool, Scalar, "
                                 "std::string_view, IntArrayRef, ArrayRef<double>, ArrayRef<Tensor>, Device, "
-                                "ScalarType or std::optional of one of them");
+                                "ScalarType, std::optional of one of them, or Generator* (Generator?)");
 };
 template <TypeKind K, bool List = false>
 struct SchemaTypeIs {
@@ -33,6 +33,15 @@ template <> struct SchemaTypeOf<std::string_view> : SchemaTypeIs<TypeKind::Str> 
 template <> struct SchemaTypeOf<std::string> : SchemaTypeIs<TypeKind::Str> {};
 template <> struct SchemaTypeOf<Device> : SchemaTypeIs<TypeKind::Device> {};
 template <> struct SchemaTypeOf<ScalarType> : SchemaTypeIs<TypeKind::ScalarType> {};
+// A generator is always optional in schemas; nullptr stands for None.
+template <>
+struct SchemaTypeOf<Generator*> {
+  static SchemaType get() {
+    SchemaType t{TypeKind::Generator, false};
+    t.is_optional = true;
+    return t;
+  }
+};
 template <> struct SchemaTypeOf<IntArrayRef> : SchemaTypeIs<TypeKind::Int, true> {};
 template <> struct SchemaTypeOf<std::vector<int64_t>> : SchemaTypeIs<TypeKind::Int, true> {};
 template <> struct SchemaTypeOf<ArrayRef<double>> : SchemaTypeIs<TypeKind::Float, true> {};

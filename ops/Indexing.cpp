@@ -6,7 +6,7 @@
 #include "dispatch/Library.h"
 #include "ops/Copy.h"
 #include "ops/Views.h"
-#include "tensor/Factories.h"
+#include "ops/Factories.h"
 
 namespace mt {
 

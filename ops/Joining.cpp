@@ -2,7 +2,7 @@
 #include "dispatch/Library.h"
 #include "ops/Functions.h"
 #include "ops/Views.h"
-#include "tensor/Factories.h"
+#include "ops/Factories.h"
 #include "tensor/TypePromotion.h"
 
 namespace mt {

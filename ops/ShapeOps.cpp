@@ -4,7 +4,7 @@
 #include "dispatch/Library.h"
 #include "ops/Functions.h"
 #include "ops/Views.h"
-#include "tensor/Factories.h"
+#include "ops/Factories.h"
 
 namespace mt {
 namespace {

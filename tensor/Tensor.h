@@ -69,6 +69,9 @@ class Tensor {
 
   // a[i] as in PyTorch's C++ API: select(0, i), a view (defined with the view ops in ops/ViewOps.cpp).
   Tensor operator[](int64_t index) const;
+  // t.to(mt::kMeta), t.to(mt::TensorOptions().dtype(mt::kFloat64).device("cpu")): the tensor itself when
+  // nothing changes and `copy` is false (defined with the conversion ops in ops/TensorConversions.cpp).
+  Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
 
   // The operator methods (t.add(u), t.mul_(2), ...), generated from ops/native_functions/*.txt and
   // defined in ops/TensorMethodsImpl.h (included by ops/Functions.h).

@@ -13,6 +13,15 @@ thread_local bool tls_inference_mode = false;
 
 constexpr size_t round_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
 
+size_t checked_nbytes(int64_t numel, ScalarType dtype, IntArrayRef sizes) {
+  size_t nbytes = 0;
+  MT_CHECK_VALUE(!__builtin_mul_overflow(static_cast<size_t>(numel), element_size(dtype), &nbytes) &&
+                     nbytes <= (size_t(1) << 62),
+                 "Storage size calculation overflowed with sizes=", sizes, " and dtype ", dtype);
+  return nbytes;
+}
+}  // namespace
+
 BackendComponent backend_of(DeviceType t) {
   switch (t) {
     case kCPU:
@@ -26,15 +35,6 @@ BackendComponent backend_of(DeviceType t) {
   }
   return BackendComponent::InvalidBit;
 }
-
-size_t checked_nbytes(int64_t numel, ScalarType dtype, IntArrayRef sizes) {
-  size_t nbytes = 0;
-  MT_CHECK_VALUE(!__builtin_mul_overflow(static_cast<size_t>(numel), element_size(dtype), &nbytes) &&
-                     nbytes <= (size_t(1) << 62),
-                 "Storage size calculation overflowed with sizes=", sizes, " and dtype ", dtype);
-  return nbytes;
-}
-}  // namespace
 
 bool is_inference_mode_enabled() { return tls_inference_mode; }
 void detail::set_inference_mode_enabled(bool enabled) { tls_inference_mode = enabled; }

@@ -33,6 +33,9 @@ void compute_contiguous_strides(IntArrayRef sizes, int64_t* strides_out);
 // Product of sizes, checked against overflow, with sizes checked to be non-negative.
 int64_t checked_numel(IntArrayRef sizes);
 
+// The backend bit of a device type (the low half of its tensors' key sets).
+BackendComponent backend_of(DeviceType t);
+
 // The key set of a plain tensor on `device`: its backend, autograd and ADInplaceOrView unless it is an
 // inference tensor, and the device's autocast key for floating dtypes.
 DispatchKeySet compute_tensor_key_set(Device device, ScalarType dtype, bool inference);

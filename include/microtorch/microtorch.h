@@ -2,7 +2,6 @@
 // The one header a user includes: #include <microtorch/microtorch.h>
 #include "tensor/Device.h"
 #include "tensor/Error.h"
-#include "tensor/Factories.h"
 #include "tensor/Generator.h"
 #include "tensor/Scalar.h"
 #include "tensor/ScalarType.h"
@@ -14,5 +13,6 @@
 #include "dispatch/IValue.h"
 #include "dispatch/Library.h"
 #include "dispatch/LocalDispatchKeySet.h"
+#include "ops/Factories.h"
 #include "ops/Functions.h"
 #include "ops/TensorOperators.h"

@@ -85,6 +85,8 @@ std::string base_cpp_type(const SchemaType& t) {
       return "ScalarType";
     case TypeKind::Device:
       return "Device";
+    case TypeKind::Generator:
+      return "Generator*";
     default:
       fail("type " + t.str() + " has no C++ type in microtorch yet");
   }
@@ -105,6 +107,10 @@ std::string arg_cpp_type(const Argument& a, bool api = false) {
     return t.is_optional ? "std::optional<" + list + ">" : list;
   }
   if (is_mutable_tensor(a)) return "Tensor&";
+  if (t.kind == TypeKind::Generator) {
+    if (!t.is_optional) fail("a Generator argument must be optional (Generator?): nullptr is the default generator");
+    return "Generator*";
+  }
   const std::string base = base_cpp_type(t);
   const bool by_ref = t.kind == TypeKind::Tensor || t.kind == TypeKind::Scalar;
   if (t.is_optional) return by_ref ? "const std::optional<" + base + ">&" : "std::optional<" + base + ">";
@@ -126,7 +132,7 @@ std::string return_cpp_type(const FunctionSchema& s) {
 
 std::string cpp_default(const Argument& a) {
   const std::string& d = a.default_text;
-  if (d == "None") return "std::nullopt";
+  if (d == "None") return a.type.kind == TypeKind::Generator ? "nullptr" : "std::nullopt";
   if (d == "True") return "true";
   if (d == "False") return "false";
   if (d == "Mean" || d == "Sum") return "Reduction::" + d;

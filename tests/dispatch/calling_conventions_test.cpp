@@ -215,6 +215,37 @@ TEST(UnboxedKernels, CalledBoxedTheyTakeEveryArgumentKindAndPushTupleResults) {
   EXPECT_EQ(seen.name, "unboxed");
 }
 
+TEST(UnboxedKernels, OptionalGeneratorArgumentsPassAsPointersBoxedAndUnboxed) {
+  Library def(Library::DEF, "t_cc_gen");
+  def.def("draw(Tensor x, *, Generator? generator=None) -> int");
+  Library cpu(Library::IMPL, "t_cc_gen", DispatchKey::CPU);
+  cpu.impl("draw", [](const Tensor&, mt::Generator* g) {
+    return static_cast<int64_t>((g ? *g : mt::default_generator()).random_from_to(0, 1000));
+  });
+  const mt::OperatorHandle op = op_handle("t_cc_gen::draw");
+  mt::Generator a(3), b(3);
+  const int64_t expected = b.random_from_to(0, 1000);
+  Stack s{IValue(mt::ones({1})), IValue(&a)};
+  op.callBoxed(s);
+  EXPECT_EQ(s[0].toInt(), expected);
+  const auto typed = op.typed<int64_t(const Tensor&, mt::Generator*)>();
+  EXPECT_EQ(typed.call(mt::ones({1}), &a), b.random_from_to(0, 1000));
+  mt::manual_seed(11);
+  mt::Generator c(11);
+  EXPECT_EQ(typed.call(mt::ones({1}), nullptr), c.random_from_to(0, 1000));
+}
+
+TEST(Registration, AGeneratorKernelMustMatchAnOptionalGeneratorArgument) {
+  Library def(Library::DEF, "t_cc_gen_bad");
+  def.def("draw(Tensor x, *, Generator? generator=None) -> int");
+  Library cpu(Library::IMPL, "t_cc_gen_bad", DispatchKey::CPU);
+  const std::string message =
+      mt_test::message_of<mt::RuntimeError>([&] { cpu.impl("draw", [](const Tensor&, int64_t) { return int64_t(0); }); });
+  EXPECT_NE(message.find("inferred schema: (Tensor, int) -> int"), std::string::npos) << message;
+  EXPECT_NE(message.find("expected schema: t_cc_gen_bad::draw(Tensor x, *, Generator? generator=None) -> int"),
+            std::string::npos) << message;
+}
+
 TEST(UnboxedKernels, CalledBoxedArgumentsBelowTheOperatorsOwnStayOnTheStack) {
   Library def(Library::DEF, "t_cc_stack");
   def.def("plus(Tensor x, int a) -> int");

@@ -11,7 +11,7 @@
 
 #include "dispatch/Dispatcher.h"
 #include "dispatch/Library.h"
-#include "tensor/Factories.h"
+#include "ops/Factories.h"
 
 namespace mt_test {
 

@@ -132,6 +132,21 @@ TEST(IValueTags, DeviceScalarTypeAndTensorRoundTrip) {
   EXPECT_EQ(vt.unsafeToTensorImpl(), t.unsafeGetTensorImpl());
 }
 
+TEST(IValueTags, GeneratorIsHeldByPointerAndNullptrIsNone) {
+  mt::Generator g(7);
+  const IValue v(&g);
+  EXPECT_TRUE(v.isGenerator());
+  EXPECT_EQ(v.tagName(), "Generator");
+  EXPECT_EQ(v.toGenerator(), &g);
+  EXPECT_EQ(v.to<mt::Generator*>(), &g);
+  EXPECT_EQ(printed(v), "Generator(seed=7)");
+  EXPECT_EQ(IValue(v), v);
+  const IValue none(static_cast<mt::Generator*>(nullptr));
+  EXPECT_TRUE(none.isNone());
+  EXPECT_EQ(none.toGenerator(), nullptr);
+  EXPECT_THROW(IValue(int64_t(1)).toGenerator(), mt::TypeError);
+}
+
 TEST(IValueEquality, ValuesByValueTensorsByIdentity) {
   EXPECT_EQ(IValue(int64_t(3)), IValue(int64_t(3)));
   EXPECT_FALSE(IValue(int64_t(3)) == IValue(3.0));  // different tags

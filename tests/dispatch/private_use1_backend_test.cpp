@@ -1,6 +1,7 @@
 // A backend added from outside the library, with nothing but the public API: an allocator for
-// PrivateUse1 memory and one boxed fallback at the PrivateUse1 key that runs every operator through its
-// CPU kernel (copy arguments to CPU, redispatch to CPU, copy results back). Its "device memory" is plain
+// PrivateUse1 memory, an `empty` kernel (factories reach a backend through BackendSelect, like any op),
+// and one boxed fallback at the PrivateUse1 key that runs every operator through its CPU kernel (copy
+// arguments to CPU, redispatch to CPU, copy results back). Its "device memory" is plain
 // host memory from malloc, so the test can check values.
 #include <gtest/gtest.h>
 
@@ -121,7 +122,15 @@ double total_cpu(mt::ArrayRef<Tensor> xs) {
 
 class PrivateUse1Backend : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { mt::set_allocator(mt::kPrivateUse1, &pu1_allocator); }
+  static void SetUpTestSuite() {
+    mt::set_allocator(mt::kPrivateUse1, &pu1_allocator);
+    factories_.emplace(Library::IMPL, "mt", DispatchKey::PrivateUse1);
+    factories_->impl("empty", [](mt::IntArrayRef size, std::optional<mt::ScalarType> dtype,
+                                 std::optional<mt::Device> device) {
+      return Tensor(mt::TensorImpl::empty(size, dtype.value_or(mt::kFloat32), *device));
+    });
+  }
+  static void TearDownTestSuite() { factories_.reset(); }
   void SetUp() override {
     def_.def("add_scaled(Tensor a, Tensor b, float alpha) -> Tensor");
     def_.def("split_sign(Tensor a) -> (Tensor, Tensor)");
@@ -142,6 +151,7 @@ class PrivateUse1Backend : public ::testing::Test {
   Library def_{Library::DEF, "t_pu1"};
   Library cpu_{Library::IMPL, "t_pu1", DispatchKey::CPU};
   std::optional<Library> backend_;
+  static inline std::optional<Library> factories_;
 };
 
 }  // namespace

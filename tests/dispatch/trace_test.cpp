@@ -96,9 +96,11 @@ TEST_F(DispatchTrace, NestedOperatorCallsIndentByDepthAndTheKeySetListsEveryKey)
   Library impl(Library::IMPL, "t_trace_nested");
   impl.impl("inner", mt::dispatch(DispatchKey::CPU, [](const Tensor&) -> int64_t { return 1; }));
   impl.impl("inner", mt::dispatch(DispatchKey::Meta, [](const Tensor&) -> int64_t { return 2; }));
-  impl.impl("outer", mt::dispatch(DispatchKey::CPU, [](const Tensor& x) -> int64_t {
+  // Made before PreDispatch is included: the factories have no PreDispatch kernel.
+  const Tensor cpu = mt::ones({1}), meta = mt::empty({1}, mt::Device("meta"));
+  impl.impl("outer", mt::dispatch(DispatchKey::CPU, [&meta](const Tensor& x) -> int64_t {
               const auto inner = op_handle("t_trace_nested::inner").typed<IntOfTensor>();
-              return inner.call(x) + inner.call(mt::empty({1}, mt::Device("meta")));
+              return inner.call(x) + inner.call(meta);
             }));
   mt::IncludeDispatchKeyGuard pre_dispatch(DispatchKey::PreDispatch);  // a TLS-included key shows up in the set ...
   Library pre(Library::IMPL, "t_trace_nested", DispatchKey::PreDispatch);
@@ -107,7 +109,7 @@ TEST_F(DispatchTrace, NestedOperatorCallsIndentByDepthAndTheKeySetListsEveryKey)
     return 10 + op_handle("t_trace_nested::inner").typed<IntOfTensor>().redispatch(ks.remove(DispatchKey::PreDispatch), x);
   });
   int64_t result = 0;
-  EXPECT_EQ(traced([&] { result = op_handle("t_trace_nested::outer").typed<IntOfTensor>().call(mt::ones({1})); }),
+  EXPECT_EQ(traced([&] { result = op_handle("t_trace_nested::outer").typed<IntOfTensor>().call(cpu); }),
             "[call] t_trace_nested::outer [CPU]\n"
             "  [call] t_trace_nested::inner [PreDispatch, CPU]\n"
             "    [redispatch] t_trace_nested::inner [CPU]\n"
