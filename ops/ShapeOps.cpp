@@ -1,6 +1,6 @@
 // Shape ops that are compositions of the primitive views (ViewOps.cpp): reshape, flatten, unflatten,
-// t, movedim, expand_as, narrow, unbind, split, chunk, contiguous. Registered at
-// CompositeImplicitAutograd, so autograd, vmap and every backend get them from the primitives.
+// t, movedim, expand_as, narrow, unbind, split, chunk. Registered at CompositeImplicitAutograd, so
+// autograd, vmap and every backend get them from the primitives. And contiguous (see below).
 #include "dispatch/Library.h"
 #include "ops/Functions.h"
 #include "ops/Views.h"
@@ -207,11 +207,14 @@ void register_kernels(Library& m) {
   m.impl("split.sizes", MT_FN(split_sizes));
   m.impl("split_with_sizes", MT_FN(split_with_sizes));
   m.impl("chunk", MT_FN(chunk));
-  m.impl("contiguous", MT_FN(contiguous));
 }
 
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) { register_kernels(m); }
+
+// contiguous copies with copy_, which records no history: it is CompositeExplicitAutograd, with its
+// own derivative in autograd/derivatives/Copies.cpp.
+MT_LIBRARY_IMPL(mt, CompositeExplicitAutograd, m) { m.impl("contiguous", MT_FN(contiguous)); }
 
 }  // namespace mt

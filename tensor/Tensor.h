@@ -1,6 +1,8 @@
 #pragma once
 // mt::Tensor: a cheap handle to a TensorImpl (copying it is one refcount increment).
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -14,6 +16,12 @@
 #include "tensor/TensorOptions.h"
 
 namespace mt {
+
+namespace autograd {
+class Node;
+}
+
+class Generator;  // generated methods with a `Generator?` argument take a Generator*
 
 class Tensor {
  public:
@@ -72,6 +80,23 @@ class Tensor {
   // t.to(mt::kMeta), t.to(mt::TensorOptions().dtype(mt::kFloat64).device("cpu")): the tensor itself when
   // nothing changes and `copy` is false (defined with the conversion ops in ops/TensorConversions.cpp).
   Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
+
+  // Autograd, as in PyTorch (defined by the autograd layer in autograd/TensorAutograd.cpp).
+  bool requires_grad() const;
+  // Only leaves, and only floating-point ones, can change whether they require grad.
+  const Tensor& requires_grad_(bool requires_grad = true) const;
+  bool is_leaf() const;
+  // The accumulated gradient of a leaf (undefined until a backward reaches it).
+  const Tensor& grad() const;
+  Tensor& mutable_grad() const;
+  std::shared_ptr<autograd::Node> grad_fn() const;
+  uint32_t output_nr() const;
+  void backward(const Tensor& gradient = Tensor(), std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false) const;
+  // `hook(grad)` runs when this tensor's gradient is computed; a defined result replaces the gradient.
+  void register_hook(std::function<Tensor(const Tensor&)> hook) const;
+  // Keeps .grad() for a non-leaf too.
+  void retain_grad() const;
 
   // The operator methods (t.add(u), t.mul_(2), ...), generated from ops/native_functions/*.txt and
   // defined in ops/TensorMethodsImpl.h (included by ops/Functions.h).

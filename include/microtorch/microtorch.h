@@ -16,3 +16,4 @@
 #include "ops/Factories.h"
 #include "ops/Functions.h"
 #include "ops/TensorOperators.h"
+#include "autograd/Autograd.h"

@@ -298,6 +298,24 @@ std::string gen_registration(const std::vector<OpDecl>& decls) {
   return o.str();
 }
 
+// Every operator that writes to a tensor argument gets the autograd layer's ADInplaceOrView kernel,
+// which bumps the version counters of what it wrote (PyTorch generates one such kernel per op).
+std::string gen_inplace_or_view_registration(const std::vector<OpDecl>& decls) {
+  std::ostringstream o;
+  o << kHeader << "#include \"autograd/InplaceOrView.h\"\n#include \"dispatch/Library.h\"\n\n"
+    << "MT_LIBRARY_IMPL(mt, ADInplaceOrView, m) {\n";
+  for (const auto& d : decls) {
+    bool mutates = false;
+    for (const auto& a : d.schema.arguments) mutates |= is_mutable_tensor(a);
+    if (!mutates) continue;
+    const auto& name = d.schema.op;
+    o << "  m.impl(\"" << name.name << (name.overload.empty() ? "" : "." + name.overload)
+      << "\", mt::autograd::bump_versions_of_written_tensors());\n";
+  }
+  o << "}\n";
+  return o.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -313,5 +331,6 @@ int main(int argc, char** argv) {
   write_file(out / "ops/TensorMethods.h", gen_method_decls(decls));
   write_file(out / "ops/TensorMethodsImpl.h", gen_method_defs(decls));
   write_file(out / "RegisterSchemas.cpp", gen_registration(decls));
+  write_file(out / "RegisterInplaceOrView.cpp", gen_inplace_or_view_registration(decls));
   return 0;
 }

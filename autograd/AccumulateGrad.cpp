@@ -1,0 +1,40 @@
+#include "autograd/AccumulateGrad.h"
+
+#include <limits>
+
+#include "autograd/GradMode.h"
+#include "ops/Functions.h"
+#include "ops/TensorOperators.h"
+
+namespace mt::autograd {
+
+AccumulateGrad::AccumulateGrad(Tensor variable) : Node("AccumulateGrad", {}), variable_(std::move(variable)) {
+  // Ready leaves accumulate before anything else runs, as in PyTorch.
+  set_sequence_nr(std::numeric_limits<uint64_t>::max());
+  add_input_metadata(variable_);
+}
+
+variable_list AccumulateGrad::apply(variable_list&& grads) {
+  Tensor g = std::move(grads[0]);
+  AutogradMeta& meta = *get_autograd_meta(variable_);
+  for (const auto& hook : meta.leaf_hooks) {
+    if (!g.defined()) break;
+    Tensor replaced = hook(g);
+    if (replaced.defined()) g = std::move(replaced);
+  }
+  if (!g.defined()) return {};
+  if (!meta.grad.defined()) {
+    // The gradient becomes .grad itself when nothing else holds it and it is dense; otherwise a copy,
+    // so that accumulating into .grad later cannot write through to another tensor.
+    TensorImpl* impl = g.unsafeGetTensorImpl();
+    const bool exclusive = impl->use_count() == 1 && impl->storage().use_count() == 1 && g.is_contiguous();
+    meta.grad = GradMode::is_enabled() || exclusive ? std::move(g) : g.clone();
+  } else if (GradMode::is_enabled()) {
+    meta.grad = meta.grad + g;  // create_graph: .grad keeps its history
+  } else {
+    meta.grad.add_(g);
+  }
+  return {};
+}
+
+}  // namespace mt::autograd

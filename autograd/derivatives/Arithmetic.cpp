@@ -1,0 +1,80 @@
+// Derivatives of the arithmetic ops: add, sub, mul, div (true division), neg.
+#include "autograd/derivatives/Formulas.h"
+
+namespace mt::autograd {
+
+namespace {
+
+Tensor add_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  Tensor out = below_autograd([&] { return ops::add_Tensor::redispatch(ks & after_autograd_keyset, self, other, alpha); });
+  if (compute_requires_grad({self, other})) {
+    record("AddBackward0", {self, other}, {out},
+           [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec(), alpha](const variable_list& g) {
+             return variable_list{sum_to(g[0], self_sizes), sum_to(g[0] * alpha, other_sizes)};
+           });
+  }
+  return out;
+}
+
+Tensor sub_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  Tensor out = below_autograd([&] { return ops::sub_Tensor::redispatch(ks & after_autograd_keyset, self, other, alpha); });
+  if (compute_requires_grad({self, other})) {
+    record("SubBackward0", {self, other}, {out},
+           [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec(), alpha](const variable_list& g) {
+             return variable_list{sum_to(g[0], self_sizes), sum_to(-(g[0] * alpha), other_sizes)};
+           });
+  }
+  return out;
+}
+
+Tensor mul_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
+  Tensor out = below_autograd([&] { return ops::mul_Tensor::redispatch(ks & after_autograd_keyset, self, other); });
+  if (compute_requires_grad({self, other})) {
+    // Each input's gradient needs the other input; an input that needs none saves nothing for it.
+    const bool self_rg = requires_grad(self), other_rg = requires_grad(other);
+    record("MulBackward0", {self, other}, {out},
+           [s = SavedVariable(other_rg ? self : Tensor(), false), o = SavedVariable(self_rg ? other : Tensor(), false),
+            self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
+             const Tensor self_v = s.unpack(), other_v = o.unpack();
+             return variable_list{other_v.defined() ? sum_to(g[0] * other_v, self_sizes) : Tensor(),
+                                  self_v.defined() ? sum_to(g[0] * self_v, other_sizes) : Tensor()};
+           });
+  }
+  return out;
+}
+
+Tensor div_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
+  Tensor out = below_autograd([&] { return ops::div_Tensor::redispatch(ks & after_autograd_keyset, self, other); });
+  if (compute_requires_grad({self, other})) {
+    const bool other_rg = requires_grad(other);
+    record("DivBackward0", {self, other}, {out},
+           [s = SavedVariable(other_rg ? self : Tensor(), false), o = SavedVariable(other, false),
+            self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
+             const Tensor self_v = s.unpack(), other_v = o.unpack();
+             return variable_list{sum_to(g[0] / other_v, self_sizes),
+                                  self_v.defined() ? sum_to(-g[0] * self_v / (other_v * other_v), other_sizes)
+                                                   : Tensor()};
+           });
+  }
+  return out;
+}
+
+Tensor neg(DispatchKeySet ks, const Tensor& self) {
+  Tensor out = below_autograd([&] { return ops::neg::redispatch(ks & after_autograd_keyset, self); });
+  if (compute_requires_grad({self})) {
+    record("NegBackward0", {self}, {out}, [](const variable_list& g) { return variable_list{-g[0]}; });
+  }
+  return out;
+}
+
+}  // namespace
+
+MT_LIBRARY_IMPL(mt, Autograd, m) {
+  m.impl("add.Tensor", MT_FN(add_Tensor));
+  m.impl("sub.Tensor", MT_FN(sub_Tensor));
+  m.impl("mul.Tensor", MT_FN(mul_Tensor));
+  m.impl("div.Tensor", MT_FN(div_Tensor));
+  m.impl("neg", MT_FN(neg));
+}
+
+}  // namespace mt::autograd

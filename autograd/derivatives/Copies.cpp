@@ -1,0 +1,46 @@
+// Derivatives of the ops that copy values: clone, contiguous (a clone into row-major order when self is
+// not contiguous already) and _to_copy (behind to).
+#include "autograd/derivatives/Formulas.h"
+
+namespace mt::autograd {
+
+namespace {
+
+Tensor clone(DispatchKeySet ks, const Tensor& self) {
+  Tensor out = below_autograd([&] { return ops::clone::redispatch(ks & after_autograd_keyset, self); });
+  if (compute_requires_grad({self})) {
+    record("CloneBackward0", {self}, {out}, [](const variable_list& g) { return variable_list{g[0]}; });
+  }
+  return out;
+}
+
+Tensor contiguous(DispatchKeySet ks, const Tensor& self) {
+  Tensor out = below_autograd([&] { return ops::contiguous::redispatch(ks & after_autograd_keyset, self); });
+  if (!out.is_same(self) && compute_requires_grad({self})) {
+    record("CloneBackward0", {self}, {out}, [](const variable_list& g) { return variable_list{g[0]}; });
+  }
+  return out;
+}
+
+Tensor to_copy(DispatchKeySet ks, const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+               bool non_blocking) {
+  Tensor out = below_autograd(
+      [&] { return ops::_to_copy::redispatch(ks & after_autograd_keyset, self, dtype, device, non_blocking); });
+  if (compute_requires_grad({self})) {
+    // The gradient goes back to self's dtype and device.
+    record("ToCopyBackward0", {self}, {out}, [options = self.options()](const variable_list& g) {
+      return variable_list{g[0].to(options)};
+    });
+  }
+  return out;
+}
+
+}  // namespace
+
+MT_LIBRARY_IMPL(mt, Autograd, m) {
+  m.impl("clone", MT_FN(clone));
+  m.impl("contiguous", MT_FN(contiguous));
+  m.impl("_to_copy", MT_FN(to_copy));
+}
+
+}  // namespace mt::autograd

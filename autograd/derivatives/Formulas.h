@@ -1,0 +1,33 @@
+#pragma once
+// What the derivative formulas (the Autograd-key kernels in this folder) share: running the op below
+// the autograd layer, recording its node, and reducing a broadcast gradient back to an input's shape.
+#include "autograd/BackwardFunction.h"
+#include "dispatch/Library.h"
+#include "dispatch/LocalDispatchKeySet.h"
+#include "ops/Functions.h"
+#include "ops/Operators.h"
+#include "ops/TensorOperators.h"
+
+namespace mt::autograd {
+
+// Runs `f` (the op's redispatch) with the autograd layers excluded, so that ops its kernels call
+// from the top record nothing either.
+template <typename F>
+decltype(auto) below_autograd(F&& f) {
+  ExcludeDispatchKeyGuard guard(autograd_dispatch_keyset_with_ADInplaceOrView);
+  return f();
+}
+
+// Sums a gradient over the dims that broadcasting added or expanded, to `sizes`.
+inline Tensor sum_to(const Tensor& grad, IntArrayRef sizes) {
+  if (grad.sizes() == sizes) return grad;
+  const int64_t lead = grad.dim() - static_cast<int64_t>(sizes.size());
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < grad.dim(); ++d) {
+    if (d < lead || (sizes[d - lead] == 1 && grad.size(d) != 1)) dims.push_back(d);
+  }
+  Tensor summed = dims.empty() ? grad : grad.sum(dims, /*keepdim=*/true);
+  return summed.view(sizes);
+}
+
+}  // namespace mt::autograd

@@ -1,0 +1,94 @@
+// Every derivative formula so far against finite differences (mt::autograd::gradcheck, float64), on
+// inputs that broadcast; and gradcheck itself catching a wrong formula.
+#include <gtest/gtest.h>
+#include <microtorch/microtorch.h>
+
+#include "autograd/BackwardFunction.h"
+#include "autograd/Gradcheck.h"
+#include "dispatch/Library.h"
+
+namespace {
+
+using mt::Tensor;
+using mt::autograd::gradcheck;
+using mt::autograd::variable_list;
+
+Tensor input(std::vector<int64_t> sizes, uint64_t seed) {
+  mt::Generator g(seed);
+  return (mt::rand(sizes, &g, mt::kFloat64) + 0.5).requires_grad_();
+}
+
+TEST(Gradcheck, ArithmeticWithBroadcasting) {
+  const variable_list in{input({2, 3}, 1), input({3}, 2)};
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return mt::add(x[0], x[1], 2.5); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return mt::sub(x[0], x[1], 0.5); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0] * x[1]; }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0] / x[1]; }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[1] / x[0]; }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return -x[0] * 3.0 + 1.0; }, in));
+}
+
+TEST(Gradcheck, Reductions) {
+  const variable_list in{input({2, 3, 4}, 3)};
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].sum(); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].sum({0, 2}); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].sum({-1}, /*keepdim=*/true); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].mean(); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].mean({1}); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return (x[0] * x[0]).mean({0, 1}, true); }, in));
+}
+
+TEST(Gradcheck, Views) {
+  const variable_list in{input({2, 3}, 4)};
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].view({3, 2}) * 2.0; }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].t() * x[0].t(); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].unsqueeze(1).expand({2, 4, 3}); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].reshape({6}); }, in));
+}
+
+TEST(Gradcheck, Copies) {
+  const variable_list in{input({2, 3}, 7)};
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].t().contiguous() * x[0].t(); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].clone() * 2.0; }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].to(mt::kFloat32).to(mt::kFloat64); }, in, 1e-3, 1e-3));
+  const Tensor f = mt::ones({2}, mt::kFloat32).requires_grad_();
+  f.to(mt::kFloat64).sum().backward();
+  EXPECT_EQ(f.grad().dtype(), mt::kFloat32) << "a gradient returns in its input's dtype";
+}
+
+TEST(Gradcheck, SecondDerivativesThroughCreateGraph) {
+  // d/dx of (d/dx sum(x^3)) = 6x, checked by gradcheck on the first derivative.
+  const variable_list in{input({3}, 5)};
+  EXPECT_TRUE(gradcheck(
+      [](const variable_list& x) {
+        return mt::autograd::grad({(x[0] * x[0] * x[0]).sum()}, {x[0]}, {}, std::nullopt, /*create_graph=*/true)[0];
+      },
+      in));
+}
+
+TEST(Gradcheck, CatchesAWrongFormula) {
+  mt::Library def(mt::Library::DEF, "t_gradcheck");
+  def.def("twice(Tensor x) -> Tensor");
+  mt::Library cpu(mt::Library::IMPL, "t_gradcheck", mt::DispatchKey::CompositeExplicitAutograd);
+  cpu.impl("twice", [](const Tensor& x) { return x * 2.0; });
+  mt::Library autograd(mt::Library::IMPL, "t_gradcheck", mt::DispatchKey::Autograd);
+  autograd.impl("twice", [](mt::DispatchKeySet, const Tensor& x) {
+    Tensor out;
+    {
+      mt::NoGradGuard no_grad;
+      out = x * 2.0;
+    }
+    mt::autograd::record("TwiceBackward0", {x}, {out}, [](const variable_list& g) { return variable_list{g[0] * 3.0}; });
+    return out;
+  });
+  const auto twice = mt::Dispatcher::singleton().findSchemaOrThrow("t_gradcheck::twice", "").typed<Tensor(const Tensor&)>();
+  try {
+    gradcheck([&](const variable_list& x) { return twice.call(x[0]); }, {input({2}, 6)});
+    ADD_FAILURE() << "gradcheck accepted a wrong formula";
+  } catch (const mt::RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("Jacobian mismatch for output 0 with respect to input 0"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
