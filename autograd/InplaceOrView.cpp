@@ -1,5 +1,6 @@
 #include "autograd/InplaceOrView.h"
 
+#include "autograd/AutogradMeta.h"
 #include "autograd/InferenceMode.h"
 #include "dispatch/Dispatcher.h"
 #include "tensor/SmallVector.h"
@@ -16,8 +17,16 @@ void bump_after_redispatch(const OperatorHandle& op, DispatchKeySet ks, Stack* s
     const auto& alias = args[i].alias;
     if (alias && alias->is_write && first[i].isTensor()) written.push_back(first[i].toTensor());
   }
-  // Checked before the op runs, so that a refused update leaves the tensor as it was.
+  // Checked before the op runs, so that a refused update leaves the tensor as it was. An op whose
+  // Autograd kernel ran arrives here with the autograd keys excluded; any other one that writes to a
+  // tensor autograd tracks would silently cut its history.
+  const bool unrecorded = GradMode::is_enabled() && !tls_is_dispatch_key_excluded(DispatchKey::AutogradFunctionality);
   for (const Tensor& t : written) {
+    if (unrecorded && requires_grad(t)) {
+      MT_CHECK(!t.is_leaf(), "a leaf Variable that requires grad is being used in an in-place operation.");
+      MT_CHECK_NOT_IMPLEMENTED(false, "the derivative for '", op.schema().op.str(), "' is not implemented: it writes "
+                               "to a tensor that requires grad");
+    }
     MT_CHECK(!t.unsafeGetTensorImpl()->is_inference() || InferenceMode::is_enabled(),
              "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get "
              "a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more "

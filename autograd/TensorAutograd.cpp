@@ -4,6 +4,7 @@
 #include "autograd/AutogradMeta.h"
 #include "dispatch/Library.h"
 #include "ops/Functions.h"
+#include "ops/Operators.h"
 #include "ops/TensorOperators.h"
 
 namespace mt {
@@ -96,7 +97,16 @@ Tensor& detach_in_place(Tensor& self) {
   return self;
 }
 
+// detach_ is how a tracked tensor leaves autograd: the autograd layer lets it through rather than
+// refusing a write to a tensor that requires grad.
+Tensor& detach_autograd(DispatchKeySet ks, Tensor& self) {
+  ExcludeDispatchKeyGuard below(autograd_dispatch_keyset_with_ADInplaceOrView);
+  return ops::detach_::redispatch(ks & after_autograd_keyset, self);
+}
+
 }  // namespace
+
+MT_LIBRARY_IMPL(mt, Autograd, m) { m.impl("detach_", MT_FN(detach_autograd)); }
 
 MT_LIBRARY_IMPL(mt, CompositeExplicitAutograd, m) {
   m.impl("detach", MT_FN(detach_alias));

@@ -1,4 +1,5 @@
-// Derivatives of the arithmetic ops: add, sub, mul, div (true division), neg.
+// Derivatives of the arithmetic ops: add, sub, mul, div (true division), neg, and the in-place
+// add_, sub_, mul_, div_ (their node replaces self's grad_fn; a leaf that requires grad refuses them).
 #include "autograd/derivatives/Formulas.h"
 
 namespace mt::autograd {
@@ -33,7 +34,7 @@ Tensor mul_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
     // Each input's gradient needs the other input; an input that needs none saves nothing for it.
     const bool self_rg = requires_grad(self), other_rg = requires_grad(other);
     record("MulBackward0", {self, other}, {out},
-           [s = SavedVariable(other_rg ? self : Tensor(), false), o = SavedVariable(self_rg ? other : Tensor(), false),
+           [s = SavedVariable(other_rg ? self : Tensor()), o = SavedVariable(self_rg ? other : Tensor()),
             self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
              const Tensor self_v = s.unpack(), other_v = o.unpack();
              return variable_list{other_v.defined() ? sum_to(g[0] * other_v, self_sizes) : Tensor(),
@@ -48,7 +49,7 @@ Tensor div_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
   if (compute_requires_grad({self, other})) {
     const bool other_rg = requires_grad(other);
     record("DivBackward0", {self, other}, {out},
-           [s = SavedVariable(other_rg ? self : Tensor(), false), o = SavedVariable(other, false),
+           [s = SavedVariable(other_rg ? self : Tensor()), o = SavedVariable(other),
             self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
              const Tensor self_v = s.unpack(), other_v = o.unpack();
              return variable_list{sum_to(g[0] / other_v, self_sizes),
@@ -67,9 +68,76 @@ Tensor neg(DispatchKeySet ks, const Tensor& self) {
   return out;
 }
 
+// In-place: the node's first edge is where self's gradient went before the op; afterwards self is
+// that node's output. mul_ and div_ need self's old value, so they save a copy of it.
+Tensor& add__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other, const Scalar& alpha) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self, other});
+  below_autograd([&]() -> Tensor& { return ops::add__Tensor::redispatch(ks & after_autograd_keyset, self, other, alpha); });
+  if (rg) {
+    record("AddBackward0", {self, other}, {self},
+           [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec(), alpha](const variable_list& g) {
+             return variable_list{sum_to(g[0], self_sizes), sum_to(g[0] * alpha, other_sizes)};
+           });
+  }
+  return self;
+}
+
+Tensor& sub__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other, const Scalar& alpha) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self, other});
+  below_autograd([&]() -> Tensor& { return ops::sub__Tensor::redispatch(ks & after_autograd_keyset, self, other, alpha); });
+  if (rg) {
+    record("SubBackward0", {self, other}, {self},
+           [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec(), alpha](const variable_list& g) {
+             return variable_list{sum_to(g[0], self_sizes), sum_to(-(g[0] * alpha), other_sizes)};
+           });
+  }
+  return self;
+}
+
+Tensor& mul__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self, other});
+  const Tensor original = rg && requires_grad(other) ? below_autograd([&] { return self.clone(); }) : Tensor();
+  below_autograd([&]() -> Tensor& { return ops::mul__Tensor::redispatch(ks & after_autograd_keyset, self, other); });
+  if (rg) {
+    record("MulBackward0", {self, other}, {self},
+           [s = SavedVariable(original), o = SavedVariable(other), self_sizes = self.sizes().vec(),
+            other_sizes = other.sizes().vec()](const variable_list& g) {
+             const Tensor self_v = s.unpack();
+             return variable_list{sum_to(g[0] * o.unpack(), self_sizes),
+                                  self_v.defined() ? sum_to(g[0] * self_v, other_sizes) : Tensor()};
+           });
+  }
+  return self;
+}
+
+Tensor& div__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self, other});
+  const Tensor original = rg && requires_grad(other) ? below_autograd([&] { return self.clone(); }) : Tensor();
+  below_autograd([&]() -> Tensor& { return ops::div__Tensor::redispatch(ks & after_autograd_keyset, self, other); });
+  if (rg) {
+    record("DivBackward0", {self, other}, {self},
+           [s = SavedVariable(original), o = SavedVariable(other), self_sizes = self.sizes().vec(),
+            other_sizes = other.sizes().vec()](const variable_list& g) {
+             const Tensor self_v = s.unpack(), other_v = o.unpack();
+             return variable_list{sum_to(g[0] / other_v, self_sizes),
+                                  self_v.defined() ? sum_to(-g[0] * self_v / (other_v * other_v), other_sizes)
+                                                   : Tensor()};
+           });
+  }
+  return self;
+}
+
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, Autograd, m) {
+  m.impl("add_.Tensor", MT_FN(add__Tensor));
+  m.impl("sub_.Tensor", MT_FN(sub__Tensor));
+  m.impl("mul_.Tensor", MT_FN(mul__Tensor));
+  m.impl("div_.Tensor", MT_FN(div__Tensor));
   m.impl("add.Tensor", MT_FN(add_Tensor));
   m.impl("sub.Tensor", MT_FN(sub_Tensor));
   m.impl("mul.Tensor", MT_FN(mul_Tensor));

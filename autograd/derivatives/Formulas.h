@@ -2,6 +2,7 @@
 // What the derivative formulas (the Autograd-key kernels in this folder) share: running the op below
 // the autograd layer, recording its node, and reducing a broadcast gradient back to an input's shape.
 #include "autograd/BackwardFunction.h"
+#include "autograd/GradMode.h"
 #include "dispatch/Library.h"
 #include "dispatch/LocalDispatchKeySet.h"
 #include "ops/Functions.h"
@@ -16,6 +17,12 @@ template <typename F>
 decltype(auto) below_autograd(F&& f) {
   ExcludeDispatchKeyGuard guard(autograd_dispatch_keyset_with_ADInplaceOrView);
   return f();
+}
+
+// In-place ops: a leaf that requires grad must not change under autograd (PyTorch's rule).
+inline void check_inplace(const Tensor& self) {
+  MT_CHECK(!(GradMode::is_enabled() && requires_grad(self) && self.is_leaf()),
+           "a leaf Variable that requires grad is being used in an in-place operation.");
 }
 
 // Sums a gradient over the dims that broadcasting added or expanded, to `sizes`.

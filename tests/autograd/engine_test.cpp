@@ -168,6 +168,37 @@ TEST(AutogradErrors, RequiresGradRules) {
             "element 0 of tensors does not require grad and does not have a grad_fn");
 }
 
+TEST(AutogradErrors, InPlaceOnALeafThatRequiresGradIsRefusedUnlessGradModeIsOff) {
+  const Tensor w = leaf({1, 2});
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { w.add_(1); }),
+            "a leaf Variable that requires grad is being used in an in-place operation.");
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { w.relu_(); }),
+            "a leaf Variable that requires grad is being used in an in-place operation.");
+  EXPECT_EQ(values(w), (std::vector<double>{1, 2})) << "a refused update changes nothing";
+  {
+    mt::NoGradGuard no_grad;  // how optimizers update parameters
+    w.sub_(mt::tensor({0.5, 0.5}, mt::kFloat64));
+  }
+  EXPECT_EQ(values(w), (std::vector<double>{0.5, 1.5}));
+  EXPECT_EQ(w._version(), 1u);
+}
+
+TEST(AutogradErrors, InPlaceOpsWithoutAFormulaOnTrackedTensorsAreRefused) {
+  const Tensor h = leaf({-1, 2}) * 1.0;
+  const std::string m = message_of<mt::NotImplementedError>([&] { h.relu_(); });
+  EXPECT_EQ(m, "the derivative for 'mt::relu_' is not implemented: it writes to a tensor that requires grad");
+  EXPECT_EQ(values(h), (std::vector<double>{-1, 2}));
+}
+
+TEST(AutogradBasics, InPlaceOnANonLeafMovesItsHistory) {
+  const Tensor x = leaf({1, 2});
+  Tensor h = x * 2.0;
+  h.mul_(x);  // h = 2x^2, dh/dx = 4x
+  EXPECT_EQ(h.grad_fn()->name(), "MulBackward0");
+  h.sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{4, 8}));
+}
+
 TEST(AutogradErrors, ModifyingASavedTensorInPlaceIsCaughtAtBackward) {
   const Tensor x = leaf({1, 2, 3});
   const Tensor a = x * 1.0;

@@ -56,6 +56,31 @@ TEST(Gradcheck, Copies) {
   EXPECT_EQ(f.grad().dtype(), mt::kFloat32) << "a gradient returns in its input's dtype";
 }
 
+TEST(Gradcheck, UnaryPointwise) {
+  const variable_list in{input({2, 3}, 8)};  // in [0.5, 1.5): inside every domain
+  using F = Tensor (*)(const Tensor&);
+  for (F f : std::initializer_list<F>{[](const Tensor& x) { return x.exp(); }, [](const Tensor& x) { return x.log(); },
+                                      [](const Tensor& x) { return x.log1p(); }, [](const Tensor& x) { return x.sqrt(); },
+                                      [](const Tensor& x) { return x.rsqrt(); }, [](const Tensor& x) { return x.sin(); },
+                                      [](const Tensor& x) { return x.cos(); }, [](const Tensor& x) { return x.tanh(); },
+                                      [](const Tensor& x) { return x.sigmoid(); }, [](const Tensor& x) { return mt::silu(x); },
+                                      [](const Tensor& x) { return (x - 1.0).relu(); },
+                                      [](const Tensor& x) { return (x - 1.0).abs(); },
+                                      [](const Tensor& x) { return x.pow(3); }, [](const Tensor& x) { return x.pow(-0.5); },
+                                      [](const Tensor& x) { return x.pow(0); }}) {
+    EXPECT_TRUE(gradcheck([f](const variable_list& x) { return f(x[0]); }, in));
+  }
+}
+
+TEST(Gradcheck, InPlaceArithmeticOnNonLeaves) {
+  const variable_list in{input({2, 3}, 9), input({3}, 10)};
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return (x[0] * 1.0).add_(x[1], 2.0); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return (x[0] * 1.0).sub_(x[1]); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return (x[0] * 1.0).mul_(x[1]); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return (x[0] * 1.0).div_(x[1]); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return (x[0] * 1.0).mul_(x[0]); }, {in[0]}));
+}
+
 TEST(Gradcheck, SecondDerivativesThroughCreateGraph) {
   // d/dx of (d/dx sum(x^3)) = 6x, checked by gradcheck on the first derivative.
   const variable_list in{input({3}, 5)};
