@@ -1,0 +1,55 @@
+// layer_norm as a composition: each slice over the trailing `normalized_shape` dims is shifted by its
+// mean and scaled by 1 / sqrt(biased variance + eps), then the optional elementwise weight and bias
+// apply. 16-bit inputs are normalised in float32 and rounded once at the end, as PyTorch's kernel does.
+#include "dispatch/Library.h"
+#include "ops/Functions.h"
+#include "ops/TensorOperators.h"
+
+namespace mt {
+namespace {
+
+void check_affine(const char* name, const std::optional<Tensor>& t, IntArrayRef normalized_shape, ScalarType dtype) {
+  if (!t) return;
+  MT_CHECK(t->sizes() == normalized_shape, "Expected ", name, " to be of same shape as normalized_shape, but got ", name,
+           " of shape ", t->sizes(), " and normalized_shape = ", normalized_shape);
+  MT_CHECK(t->dtype() == dtype, "expected scalar type ", dtype, " but found ", t->dtype());
+}
+
+// cudnn_enable is accepted for PyTorch's signature; there is no cuDNN here.
+Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const std::optional<Tensor>& weight,
+                  const std::optional<Tensor>& bias, double eps, bool /*cudnn_enable*/) {
+  const int64_t n = static_cast<int64_t>(normalized_shape.size());
+  MT_CHECK(n >= 1, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, "
+                   "but got normalized_shape = ", normalized_shape);
+  check_affine("weight", weight, normalized_shape, input.dtype());
+  check_affine("bias", bias, normalized_shape, input.dtype());
+  const int64_t axis = input.dim() - n;
+  if (axis < 0 || input.sizes().slice(axis) != normalized_shape) {
+    std::ostringstream expected;
+    expected << "[*";
+    for (int64_t s : normalized_shape) expected << ", " << s;
+    MT_CHECK(false, "Given normalized_shape=", normalized_shape, ", expected input with shape ", expected.str(),
+             "], but got input of size", input.sizes());
+  }
+  if (!is_floating_point(input.dtype())) {
+    detail::throw_error<NotImplementedError>("\"layer_norm\" not implemented for '", input.dtype(), "'");
+  }
+  const bool reduced_precision = input.dtype() == kFloat16 || input.dtype() == kBFloat16;
+  const Tensor x = reduced_precision ? input.to(kFloat32) : input;
+  std::vector<int64_t> dims;
+  for (int64_t d = axis; d < input.dim(); ++d) dims.push_back(d);
+  const Tensor mean = x.mean(dims, /*keepdim=*/true);
+  const Tensor var = mt::var(x, dims, /*correction=*/0, /*keepdim=*/true);
+  Tensor out = (x - mean) * mt::rsqrt(var + eps);
+  if (weight) out = out * *weight;
+  if (bias) out = out + *bias;
+  return reduced_precision ? out.to(input.dtype()) : out;
+}
+
+void register_composites(Library& m) { m.impl("layer_norm", MT_FN(layer_norm)); }
+
+}  // namespace
+
+MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) { register_composites(m); }
+
+}  // namespace mt
