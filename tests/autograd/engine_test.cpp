@@ -8,28 +8,15 @@
 
 #include "autograd/Autograd.h"
 #include "autograd/Node.h"
+#include "autograd_test_helpers.h"
 
 namespace {
 
 using mt::Tensor;
 
-std::vector<double> values(const Tensor& t) {
-  const Tensor c = t.to(mt::kFloat64).contiguous();
-  return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
-}
-
-template <typename E, typename F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an error";
-  return "";
-}
-
-bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+using mt_test::message_of;
+using mt_test::starts_with;
+using mt_test::values;
 
 Tensor leaf(std::initializer_list<double> v) { return mt::tensor(v, mt::kFloat64).requires_grad_(); }
 

@@ -81,6 +81,30 @@ TEST(Gradcheck, InPlaceArithmeticOnNonLeaves) {
   EXPECT_TRUE(gradcheck([](const variable_list& x) { return (x[0] * 1.0).mul_(x[0]); }, {in[0]}));
 }
 
+TEST(Gradcheck, MatrixProductsAndTheirCompositions) {
+  const variable_list mats{input({2, 3}, 11), input({3, 4}, 12)};
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].mm(x[1]); }, mats));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].t().t().mm(x[1].t().contiguous().t()); }, mats));
+  const variable_list addmm_in{input({4}, 13), input({2, 3}, 14), input({3, 4}, 15)};
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return mt::addmm(x[0], x[1], x[2], 0.5, 2.0); }, addmm_in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return mt::linear(x[1], x[2].t(), x[0]); }, addmm_in));
+  const variable_list batches{input({2, 2, 3}, 16), input({2, 3, 2}, 17), input({3, 2}, 20)};
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].bmm(x[1]); }, {batches[0], batches[1]}));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].matmul(x[1]); }, {batches[0], batches[2]}));
+  const variable_list vecs{input({3}, 18), input({3}, 19)};
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].dot(x[1]); }, vecs));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return mt::outer(x[0], x[1]); }, vecs));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].matmul(x[1]); }, vecs));
+}
+
+TEST(Gradcheck, SoftmaxAndLogSoftmaxOverEachDim) {
+  const variable_list in{input({2, 3, 4}, 21)};
+  for (int64_t dim : {0, 1, -1}) {
+    EXPECT_TRUE(gradcheck([dim](const variable_list& x) { return x[0].softmax(dim); }, in));
+    EXPECT_TRUE(gradcheck([dim](const variable_list& x) { return x[0].log_softmax(dim); }, in));
+  }
+}
+
 TEST(Gradcheck, SecondDerivativesThroughCreateGraph) {
   // d/dx of (d/dx sum(x^3)) = 6x, checked by gradcheck on the first derivative.
   const variable_list in{input({3}, 5)};

@@ -6,22 +6,14 @@
 #include <string>
 
 #include "autograd/Autograd.h"
+#include "autograd_test_helpers.h"
 
 namespace {
 
 using mt::DispatchKey;
 using mt::Tensor;
 
-template <typename E, typename F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an error";
-  return "";
-}
+using mt_test::message_of;
 
 TEST(GradModes, NoGradRecordsNothingAndGuardsNestAndRestore) {
   const Tensor x = mt::ones({2}).requires_grad_();

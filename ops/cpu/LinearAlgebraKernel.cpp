@@ -1,0 +1,283 @@
+// CPU loops of mm, bmm, addmm and dot. GEMM is Eigen's, split into blocks over the cores by parallel_for,
+// except for float32 and float64 when the build found OpenBLAS (MT_BLAS): its kernels are faster than
+// Eigen's (about 1.6x here) and its own threads, which spin between calls, start a small product sooner
+// than our pool can.
+#include <algorithm>
+#include <climits>
+#include <type_traits>
+
+#include <Eigen/Core>
+#ifdef MT_WITH_BLAS
+#include <cblas.h>
+#endif
+
+#include "ops/LinearAlgebra.h"
+#include "ops/Parallel.h"
+#include "tensor/DtypeDispatch.h"
+
+namespace mt {
+namespace {
+
+constexpr auto Dyn = Eigen::Dynamic;
+template <typename T>
+using Matrix = Eigen::Matrix<T, Dyn, Dyn>;  // column-major
+// A matrix whose rows (RowMajor) or columns (ColMajor) are contiguous, `ld` elements apart: what GEMM reads.
+template <typename T, int Order>
+using LdMap = Eigen::Map<const Eigen::Matrix<T, Dyn, Dyn, Order>, Eigen::Unaligned, Eigen::OuterStride<>>;
+template <typename T>
+using OutMap = Eigen::Map<Matrix<T>, Eigen::Unaligned, Eigen::OuterStride<>>;
+// Any strides (a broadcast bias, a sliced input): read element by element.
+template <typename T>
+using AnyMap = Eigen::Map<const Matrix<T>, Eigen::Unaligned, Eigen::Stride<Dyn, Dyn>>;
+
+// One matrix of a batch: its first element, sizes and element strides.
+template <typename T>
+struct Strided {
+  T* data = nullptr;
+  int64_t rows = 0, cols = 0, row_stride = 0, col_stride = 0;
+
+  Strided t() const { return {data, cols, rows, col_stride, row_stride}; }
+  Strided row_block(int64_t begin, int64_t n) const {
+    return {data + begin * row_stride, n, cols, row_stride, col_stride};
+  }
+  Strided col_block(int64_t begin, int64_t n) const {
+    return {data + begin * col_stride, rows, n, row_stride, col_stride};
+  }
+  // The leading dimension when the columns are contiguous and do not overlap, else 0. The stride of a
+  // dim of size 1 does not matter.
+  int64_t col_major_ld() const {
+    if (row_stride != 1 && rows != 1) return 0;
+    if (cols == 1) return std::max<int64_t>(rows, 1);
+    return col_stride >= std::max<int64_t>(rows, 1) ? col_stride : 0;
+  }
+  int64_t row_major_ld() const { return t().col_major_ld(); }
+  AnyMap<std::remove_const_t<T>> any_map() const {
+    return {data, rows, cols, Eigen::Stride<Dyn, Dyn>(col_stride, row_stride)};
+  }
+};
+
+// Calls f with an Eigen map of x that GEMM can read directly (either storage order), after packing x
+// into a column-major copy when neither order fits.
+template <typename T, typename F>
+void with_operand(const Strided<const T>& x, F&& f) {
+  if (const int64_t ld = x.col_major_ld()) {
+    f(LdMap<T, Eigen::ColMajor>(x.data, x.rows, x.cols, Eigen::OuterStride<>(ld)));
+  } else if (const int64_t ld = x.row_major_ld()) {
+    f(LdMap<T, Eigen::RowMajor>(x.data, x.rows, x.cols, Eigen::OuterStride<>(ld)));
+  } else {
+    const Matrix<T> packed = x.any_map();
+    f(LdMap<T, Eigen::ColMajor>(packed.data(), x.rows, x.cols, Eigen::OuterStride<>(std::max<int64_t>(x.rows, 1))));
+  }
+}
+
+// c += alpha * a b, reading a and b in place when their layout allows. alpha == 0 reads neither (NaN
+// included), as BLAS.
+template <typename M>
+void add_product(OutMap<M> c, const Strided<const M>& a, const Strided<const M>& b, M alpha) {
+  if (a.cols == 0 || alpha == M(0)) return;
+  with_operand(a, [&](const auto& am) { with_operand(b, [&](const auto& bm) { c.noalias() += alpha * am * bm; }); });
+}
+
+template <typename M>
+Strided<const M> dense(const Matrix<M>& m) {
+  return {m.data(), m.rows(), m.cols(), 1, m.rows()};
+}
+
+#ifdef MT_WITH_BLAS
+template <typename T>
+constexpr bool kBlas = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+// A GEMM operand as CBLAS takes it: column-major with a leading dimension, possibly transposed; packed
+// into a column-major copy when neither order fits.
+template <typename T>
+struct BlasOperand {
+  explicit BlasOperand(const Strided<const T>& x) {
+    if ((ld = x.col_major_ld())) {
+      data = x.data;
+    } else if ((ld = x.row_major_ld())) {
+      data = x.data;
+      trans = CblasTrans;
+    } else {
+      packed = x.any_map();
+      data = packed.data();
+      ld = std::max<int64_t>(x.rows, 1);
+    }
+  }
+  const T* data = nullptr;
+  int64_t ld = 0;
+  CBLAS_TRANSPOSE trans = CblasNoTrans;
+  Matrix<T> packed;
+};
+
+// CBLAS takes sizes and strides as int.
+template <typename T>
+bool fits_blas(const Strided<T>& x) {
+  return std::max({x.rows, x.cols, x.row_stride, x.col_stride}) <= INT_MAX;
+}
+
+// c (column-major, ld elements apart) = alpha * a b + beta * c; beta == 0 does not read c.
+template <typename T>
+void blas_gemm(T* c, int64_t ld, const Strided<const T>& a, const Strided<const T>& b, T alpha, T beta) {
+  const BlasOperand<T> x(a), y(b);
+  const auto i = [](int64_t v) { return static_cast<int>(v); };
+  if constexpr (std::is_same_v<T, float>) {
+    cblas_sgemm(CblasColMajor, x.trans, y.trans, i(a.rows), i(b.cols), i(a.cols), alpha, x.data, i(x.ld), y.data,
+                i(y.ld), beta, c, i(ld));
+  } else {
+    cblas_dgemm(CblasColMajor, x.trans, y.trans, i(a.rows), i(b.cols), i(a.cols), alpha, x.data, i(x.ld), y.data,
+                i(y.ld), beta, c, i(ld));
+  }
+}
+#else
+template <typename T>
+constexpr bool kBlas = false;
+#endif
+
+// out = beta * self + alpha * (a @ b) for one matrix (or a block of rows or columns of one). M is the
+// type the products are summed in (float for the 16-bit types, as PyTorch's opmath).
+template <typename T>
+struct Gemm {
+  using M = opmath_t<T>;
+  Strided<T> out;
+  Strided<const T> self, a, b;
+  bool use_self = false;
+  M beta{}, alpha{};
+
+  Gemm transposed() const { return {out.t(), self.t(), b.t(), a.t(), use_self, beta, alpha}; }
+  Gemm row_block(int64_t begin, int64_t n) const {
+    return {out.row_block(begin, n), self.row_block(begin, n), a.row_block(begin, n), b, use_self, beta, alpha};
+  }
+  Gemm col_block(int64_t begin, int64_t n) const {
+    return {out.col_block(begin, n), self.col_block(begin, n), a, b.col_block(begin, n), use_self, beta, alpha};
+  }
+
+  void run() const {
+    if (out.rows == 0 || out.cols == 0) return;
+    const int64_t ld = out.col_major_ld();
+    if (ld == 0) {
+      // GEMM writes column-major: a row-major result is the column-major transpose of b^T a^T.
+      if (out.row_major_ld() != 0) return transposed().run();
+      Matrix<T> result(out.rows, out.cols);
+      Gemm inner = *this;
+      inner.out = {result.data(), out.rows, out.cols, 1, out.rows};
+      inner.run();
+      for (int64_t j = 0; j < out.cols; ++j)
+        for (int64_t i = 0; i < out.rows; ++i) out.data[i * out.row_stride + j * out.col_stride] = result(i, j);
+      return;
+    }
+    OutMap<T> c(out.data, out.rows, out.cols, Eigen::OuterStride<>(ld));
+    if constexpr (std::is_same_v<T, M>) {
+      const bool in_place = self.data == out.data && self.row_stride == out.row_stride &&
+                            self.col_stride == out.col_stride;
+#ifdef MT_WITH_BLAS
+      if constexpr (kBlas<T>) {
+        if (a.cols > 0 && alpha != M(0) && fits_blas(out) && fits_blas(a) && fits_blas(b)) {
+          if (use_self && !in_place) c = self.any_map();
+          return blas_gemm(out.data, ld, a, b, alpha, use_self ? beta : M(0));
+        }
+      }
+#endif
+      if (!use_self) c.setZero();  // what Eigen's `c = a * b` does first anyway
+      else if (!in_place) c = beta * self.any_map();
+      else if (beta != M(1)) c *= beta;
+      add_product<M>(c, a, b, alpha);
+    } else {
+      // 16-bit types: multiply float copies, round once.
+      Matrix<M> result = use_self ? Matrix<M>(beta * self.any_map().template cast<M>())
+                                  : Matrix<M>(Matrix<M>::Zero(out.rows, out.cols));
+      const Matrix<M> a_m = a.any_map().template cast<M>(), b_m = b.any_map().template cast<M>();
+      add_product<M>(OutMap<M>(result.data(), out.rows, out.cols, Eigen::OuterStride<>(out.rows)), dense(a_m),
+                     dense(b_m), alpha);
+      c = result.template cast<T>();
+    }
+  }
+};
+
+// Below this many multiply-adds (about a 100^3 product) a product stays on one thread: waking the pool
+// costs more than it saves.
+constexpr int64_t kGemmParallelWork = 1 << 20;
+
+template <typename T>
+void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Tensor& b, const Scalar& beta,
+                const Scalar& alpha) {
+  using M = opmath_t<T>;
+  const int64_t d = out.dim() - 2;  // 1 for a batch
+  const int64_t batch = d ? out.size(0) : 1;
+  const int64_t m = out.size(d), n = out.size(d + 1), k = a.size(d + 1);
+  auto matrix = [d](const Tensor& t, auto* data) {
+    return Strided<std::remove_pointer_t<decltype(data)>>{data, t.size(d), t.size(d + 1), t.stride(d), t.stride(d + 1)};
+  };
+  auto batch_stride = [d](const Tensor& t) { return d ? t.stride(0) : 0; };
+
+  Gemm<T> first{matrix(out, out.data_ptr<T>()), {}, matrix(a, static_cast<const T*>(a.data_ptr<T>())),
+                matrix(b, static_cast<const T*>(b.data_ptr<T>())), false, beta.to<M>(), alpha.to<M>()};
+  if (self.defined() && first.beta != M(0)) {
+    first.self = matrix(self, static_cast<const T*>(self.data_ptr<T>()));
+    first.use_self = true;
+  }
+  if (out.numel() == 0) return;
+
+  // Tasks: each matrix of the batch, cut into `splits` blocks along its longer side unless the batch
+  // alone divides evenly among the threads.
+  const int threads = get_num_threads();
+  const int64_t work = batch * m * n * std::max<int64_t>(k, 1);
+  const bool serial = work < kGemmParallelWork || kBlas<T>;  // OpenBLAS threads each product itself
+  const int64_t splits = (serial || batch % threads == 0) ? 1 : threads;
+  const bool by_cols = n >= m;
+  const int64_t extent = by_cols ? n : m;
+  const int64_t block = (((extent + splits - 1) / splits) + 7) / 8 * 8;
+  const int64_t tasks = batch * splits;
+  parallel_for(0, tasks, serial ? tasks : 1, [&](int64_t begin, int64_t end) {
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t i = task / splits, part = task % splits;
+      Gemm<T> g = first;
+      g.out.data += i * batch_stride(out);
+      g.a.data += i * batch_stride(a);
+      g.b.data += i * batch_stride(b);
+      if (g.use_self) g.self.data += i * batch_stride(self);
+      const int64_t lo = std::min(extent, part * block), len = std::min(extent, lo + block) - lo;
+      if (len == 0) continue;
+      if (splits == 1) g.run();
+      else if (by_cols) g.col_block(lo, len).run();
+      else g.row_block(lo, len).run();
+    }
+  });
+}
+
+void gemm_kernel(const Tensor& out, const Tensor& self, const Tensor& a, const Tensor& b, const Scalar& beta,
+                 const Scalar& alpha) {
+  // PyTorch's names for the CPU loops of addmm/mm and of bmm.
+  const char* name = out.dim() == 3 ? "bmm" : "addmm_impl_cpu_";
+  dispatch_numeric_types(out.dtype(), name, [&]<typename T>() { gemm_typed<T>(out, self, a, b, beta, alpha); });
+}
+
+// Calls f with an Eigen vector map of t's elements: a plain one when they are contiguous.
+template <typename T, typename F>
+void with_vector(const Tensor& t, F&& f) {
+  using Vector = Eigen::Matrix<T, Dyn, 1>;
+  using StridedVector = Eigen::Map<const Vector, Eigen::Unaligned, Eigen::InnerStride<>>;
+  const T* data = t.data_ptr<T>();
+  if (t.stride(0) == 1) f(Eigen::Map<const Vector>(data, t.numel()));
+  else f(StridedVector(data, t.numel(), Eigen::InnerStride<>(t.stride(0))));
+}
+
+void dot_kernel(const Tensor& out, const Tensor& a, const Tensor& b) {
+  dispatch_numeric_types(a.dtype(), "dot", [&]<typename T>() {
+    using M = opmath_t<T>;
+    M sum{};
+    with_vector<T>(a, [&](const auto& x) {
+      with_vector<T>(b, [&](const auto& y) {
+        if constexpr (std::is_same_v<T, M>) sum = x.dot(y);
+        else sum = x.template cast<M>().dot(y.template cast<M>());
+      });
+    });
+    *out.data_ptr<T>() = static_cast<T>(sum);
+  });
+}
+
+}  // namespace
+
+MT_REGISTER_STUB(gemm_stub, kCPU, gemm_kernel);
+MT_REGISTER_STUB(dot_stub, kCPU, dot_kernel);
+
+}  // namespace mt
