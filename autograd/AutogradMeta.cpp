@@ -1,6 +1,7 @@
 #include "autograd/AutogradMeta.h"
 
 #include "autograd/AccumulateGrad.h"
+#include "autograd/CopySlices.h"
 
 namespace mt::autograd {
 
@@ -20,10 +21,24 @@ std::shared_ptr<Node> grad_accumulator(const Tensor& t) {
   return acc;
 }
 
+const std::shared_ptr<Node>& grad_fn(const Tensor& t) {
+  static const std::shared_ptr<Node> none;
+  AutogradMeta* meta = get_autograd_meta(t);
+  if (!meta) return none;
+  ViewInfo* view = meta->view.get();
+  if (view && (!meta->grad_fn || view->attr_version != t.unsafeGetTensorImpl()->version()) &&
+      requires_grad(view->base)) {
+    meta->grad_fn = std::make_shared<AsStridedBackward>(view->base, TensorGeometry::of(t));
+    meta->output_nr = meta->grad_fn->add_input_metadata(t);
+    view->attr_version = t.unsafeGetTensorImpl()->version();
+  }
+  return meta->grad_fn;
+}
+
 Edge gradient_edge(const Tensor& t) {
   AutogradMeta* meta = get_autograd_meta(t);
   if (!meta) return {};
-  if (meta->grad_fn) return {meta->grad_fn, meta->output_nr};
+  if (grad_fn(t)) return {meta->grad_fn, meta->output_nr};
   if (meta->requires_grad) return {grad_accumulator(t), 0};
   return {};
 }
@@ -39,6 +54,31 @@ void set_history(const Tensor& output, const std::shared_ptr<Node>& fn) {
   AutogradMeta& meta = materialize_autograd_meta(output);
   meta.grad_fn = fn;
   meta.output_nr = fn->add_input_metadata(output);
+  if (meta.view) meta.view->attr_version = output.unsafeGetTensorImpl()->version();
+}
+
+void as_view(const Tensor& self, const Tensor& view) {
+  const AutogradMeta* self_meta = get_autograd_meta(self);
+  const Tensor& base = self_meta && self_meta->view ? self_meta->view->base : self;
+  auto info = std::make_unique<ViewInfo>(ViewInfo{base, view.sizes().vec(), view.strides().vec(), view.storage_offset(),
+                                                  view.unsafeGetTensorImpl()->version()});
+  materialize_autograd_meta(view).view = std::move(info);
+}
+
+void rebase_history(const Tensor& self, const std::shared_ptr<Node>& fn) {
+  AutogradMeta& meta = materialize_autograd_meta(self);
+  if (!meta.view) {
+    set_history(self, fn);
+    return;
+  }
+  fn->add_input_metadata(self);
+  const Tensor& base = meta.view->base;
+  auto copy_slices = std::make_shared<CopySlices>(base, TensorGeometry::of(self), fn);
+  AutogradMeta& base_meta = materialize_autograd_meta(base);
+  base_meta.grad_fn = copy_slices;
+  base_meta.output_nr = copy_slices->add_input_metadata(base);
+  meta.grad_fn = nullptr;
+  grad_fn(self);  // re-derived from the base's new history
 }
 
 }  // namespace mt::autograd

@@ -2,6 +2,8 @@
 // What autograd keeps on a tensor (PyTorch's AutogradMeta): its .grad, the node that produced it
 // (grad_fn, with the output number), or for a leaf that requires grad, the AccumulateGrad node its
 // gradients flow into. Tensors that never touch autograd carry none: the slot in TensorImpl stays empty.
+// A view also records its base (PyTorch's DifferentiableViewMeta), so that an in-place op on the view
+// rewrites the base's history and the view's history follows in-place changes of the base.
 #include <memory>
 #include <vector>
 
@@ -9,6 +11,14 @@
 #include "tensor/TensorImpl.h"
 
 namespace mt::autograd {
+
+// A view's root base (never itself a view) and the view's geometry in their shared storage.
+struct ViewInfo {
+  Tensor base;
+  std::vector<int64_t> sizes, strides;
+  int64_t storage_offset = 0;
+  uint32_t attr_version = 0;  // the version counter's value when grad_fn was last derived from the base
+};
 
 struct AutogradMeta final : AutogradMetaInterface {
   Tensor grad;
@@ -19,6 +29,7 @@ struct AutogradMeta final : AutogradMetaInterface {
   bool retains_grad = false;
   std::shared_ptr<Tensor> retained_grad;  // .grad of a non-leaf after retain_grad()
   uint32_t output_nr = 0;
+  std::unique_ptr<ViewInfo> view;  // set on the outputs of view ops
 };
 
 // nullptr for a tensor autograd has never touched.
@@ -27,10 +38,17 @@ inline AutogradMeta* get_autograd_meta(const Tensor& t) {
 }
 AutogradMeta& materialize_autograd_meta(const Tensor& t);
 
+// A view requires grad when its base does, even if the base started to only after the view was taken.
 inline bool requires_grad(const Tensor& t) {
   const AutogradMeta* meta = t.defined() ? get_autograd_meta(t) : nullptr;
-  return meta && (meta->requires_grad || meta->grad_fn);
+  if (!meta) return false;
+  if (meta->requires_grad || meta->grad_fn) return true;
+  return meta->view && requires_grad(meta->view->base);
 }
+
+// The node that produced `t` (nullptr for leaves). A view whose base changed in place since the view's
+// grad_fn was recorded gets a fresh one reading its gradient out of the base's (AsStridedBackward0).
+const std::shared_ptr<Node>& grad_fn(const Tensor& t);
 
 // Where the gradient of `t` goes: its grad_fn's input, its AccumulateGrad, or nowhere.
 Edge gradient_edge(const Tensor& t);
@@ -41,5 +59,12 @@ Tensor alias_without_history(const Tensor& t);
 
 // Makes `fn` the grad_fn of `output`, as its next output.
 void set_history(const Tensor& output, const std::shared_ptr<Node>& fn);
+
+// Records `view` (an output of a view op) as a view of `self`'s root base.
+void as_view(const Tensor& self, const Tensor& view);
+
+// `fn` is the backward of an in-place op that wrote `self`. For a view, the write changed its base:
+// the base's new grad_fn is CopySlices(fn), and the view's history is read out of the base's.
+void rebase_history(const Tensor& self, const std::shared_ptr<Node>& fn);
 
 }  // namespace mt::autograd

@@ -1,5 +1,7 @@
 #include "autograd/BackwardFunction.h"
 
+#include <algorithm>
+
 #include "autograd/GradMode.h"
 #include "ops/Factories.h"
 
@@ -39,7 +41,14 @@ std::shared_ptr<Node> record(std::string name, std::initializer_list<std::refere
   edges.reserve(inputs.size());
   for (const Tensor& t : inputs) edges.push_back(t.defined() ? gradient_edge(t) : Edge{});
   auto node = std::make_shared<BackwardFunction>(std::move(name), std::move(edges), std::move(formula));
-  for (const Tensor& out : outputs) set_history(out, node);
+  for (const Tensor& out : outputs) {
+    const bool in_place = std::any_of(inputs.begin(), inputs.end(), [&](const Tensor& in) { return in.is_same(out); });
+    if (in_place) {
+      rebase_history(out, node);
+    } else {
+      set_history(out, node);
+    }
+  }
   return node;
 }
 

@@ -41,7 +41,23 @@ void bump_after_redispatch(const OperatorHandle& op, DispatchKeySet ks, Stack* s
   }
 }
 
+// The output of a view op remembers its base, unless the op returned self itself (contiguous of a
+// contiguous tensor) or new memory.
+void view_after_redispatch(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
+  const Tensor self = (*stack)[stack->size() - op.schema().arguments.size()].toTensor();
+  {
+    ExcludeDispatchKeyGuard below(autograd_dispatch_keyset_with_ADInplaceOrView);
+    op.redispatchBoxed(ks & after_ADInplaceOrView_keyset, stack);
+  }
+  const Tensor& out = stack->back().toTensor();
+  if (!out.is_same(self) && out.unsafeGetTensorImpl()->storage() == self.unsafeGetTensorImpl()->storage()) {
+    as_view(self, out);
+  }
+}
+
 }  // namespace
+
+CppFunction track_view_bases() { return CppFunction::makeFromBoxedFunction<&view_after_redispatch>(); }
 
 CppFunction bump_versions_of_written_tensors() { return CppFunction::makeFromBoxedFunction<&bump_after_redispatch>(); }
 

@@ -32,10 +32,7 @@ const Tensor& Tensor::requires_grad_(bool requires_grad) const {
   return *this;
 }
 
-bool Tensor::is_leaf() const {
-  const AutogradMeta* meta = get_autograd_meta(*this);
-  return !meta || !meta->grad_fn;
-}
+bool Tensor::is_leaf() const { return autograd::grad_fn(*this) == nullptr; }
 
 const Tensor& Tensor::grad() const {
   static const Tensor undefined;
@@ -46,10 +43,7 @@ const Tensor& Tensor::grad() const {
 
 Tensor& Tensor::mutable_grad() const { return materialize_autograd_meta(*this).grad; }
 
-std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
-  const AutogradMeta* meta = get_autograd_meta(*this);
-  return meta ? meta->grad_fn : nullptr;
-}
+std::shared_ptr<autograd::Node> Tensor::grad_fn() const { return autograd::grad_fn(*this); }
 
 uint32_t Tensor::output_nr() const {
   const AutogradMeta* meta = get_autograd_meta(*this);
@@ -90,6 +84,7 @@ Tensor detach_alias(const Tensor& self) { return autograd::alias_without_history
 
 Tensor& detach_in_place(Tensor& self) {
   if (AutogradMeta* meta = get_autograd_meta(self)) {
+    MT_CHECK(!meta->view, "Can't detach views in-place. Use detach() instead.");
     meta->grad_fn = nullptr;
     meta->requires_grad = false;
     meta->output_nr = 0;

@@ -52,7 +52,11 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   const int64_t n = index.numel();
   MT_CHECK_INDEX(self.dim() > 0 || n == 1, "index_select(): Index to scalar can have only 1 value, got ", n,
                  " value(s)");
-  check_bounds(index, d, size_of(self, d));
+  if (n > 0 && !index.is_meta()) {
+    int64_t lo = 0, hi = 0;
+    index_min_max_stub(index.device().type(), index, lo, hi);
+    MT_CHECK_INDEX(lo >= 0 && hi < size_of(self, d), "index out of range in self");
+  }
   DimVector sizes = to_dim_vector(self.sizes());
   if (self.dim() > 0) sizes[d] = n;
   Tensor out = new_like(self, sizes);

@@ -1,6 +1,7 @@
 #pragma once
 // What the derivative formulas (the Autograd-key kernels in this folder) share: running the op below
 // the autograd layer, recording its node, and reducing a broadcast gradient back to an input's shape.
+#include "autograd/AutogradMeta.h"
 #include "autograd/BackwardFunction.h"
 #include "autograd/GradMode.h"
 #include "dispatch/Library.h"
@@ -21,8 +22,11 @@ decltype(auto) below_autograd(F&& f) {
 
 // In-place ops: a leaf that requires grad must not change under autograd (PyTorch's rule).
 inline void check_inplace(const Tensor& self) {
-  MT_CHECK(!(GradMode::is_enabled() && requires_grad(self) && self.is_leaf()),
-           "a leaf Variable that requires grad is being used in an in-place operation.");
+  if (!GradMode::is_enabled() || !requires_grad(self)) return;
+  MT_CHECK(!self.is_leaf(), "a leaf Variable that requires grad is being used in an in-place operation.");
+  const AutogradMeta* meta = get_autograd_meta(self);
+  MT_CHECK(!(meta->view && meta->view->base.is_leaf() && requires_grad(meta->view->base)),
+           "a view of a leaf Variable that requires grad is being used in an in-place operation.");
 }
 
 // Sums a gradient over the dims that broadcasting added or expanded, to `sizes`.

@@ -67,6 +67,16 @@ std::vector<OpDecl> read_decls(const std::string& path) {
 
 bool is_mutable_tensor(const Argument& a) { return a.type.kind == TypeKind::Tensor && a.alias && a.alias->is_write; }
 
+// A view op returns one tensor aliasing self (`Tensor(a) self -> Tensor(a)`). detach is the exception:
+// its result is a view that autograd must not connect to self.
+bool is_view_op(const FunctionSchema& s) {
+  if (s.op.name == "detach" || s.returns.size() != 1 || s.arguments.empty()) return false;
+  const Argument& ret = s.returns[0];
+  const Argument& self = s.arguments[0];
+  return ret.type.kind == TypeKind::Tensor && ret.alias && !ret.alias->is_write && self.alias &&
+         self.alias->set == ret.alias->set;
+}
+
 std::string base_cpp_type(const SchemaType& t) {
   switch (t.kind) {
     case TypeKind::Tensor:
@@ -299,7 +309,8 @@ std::string gen_registration(const std::vector<OpDecl>& decls) {
 }
 
 // Every operator that writes to a tensor argument gets the autograd layer's ADInplaceOrView kernel,
-// which bumps the version counters of what it wrote (PyTorch generates one such kernel per op).
+// which bumps the version counters of what it wrote, and every view op the one that records its
+// result's base (PyTorch generates one such kernel per op).
 std::string gen_inplace_or_view_registration(const std::vector<OpDecl>& decls) {
   std::ostringstream o;
   o << kHeader << "#include \"autograd/InplaceOrView.h\"\n#include \"dispatch/Library.h\"\n\n"
@@ -307,10 +318,11 @@ std::string gen_inplace_or_view_registration(const std::vector<OpDecl>& decls) {
   for (const auto& d : decls) {
     bool mutates = false;
     for (const auto& a : d.schema.arguments) mutates |= is_mutable_tensor(a);
-    if (!mutates) continue;
+    const char* kernel = mutates ? "bump_versions_of_written_tensors" : is_view_op(d.schema) ? "track_view_bases" : nullptr;
+    if (!kernel) continue;
     const auto& name = d.schema.op;
-    o << "  m.impl(\"" << name.name << (name.overload.empty() ? "" : "." + name.overload)
-      << "\", mt::autograd::bump_versions_of_written_tensors());\n";
+    o << "  m.impl(\"" << name.name << (name.overload.empty() ? "" : "." + name.overload) << "\", mt::autograd::"
+      << kernel << "());\n";
   }
   o << "}\n";
   return o.str();

@@ -134,8 +134,8 @@ TEST(NNLayers, ErrorsNameTheProblem) {
   expect_error<NotImplementedError>([] { mt::layer_norm(mt::ones({2, 3}, TensorOptions(kInt64)), {3}); },
                                     "\"layer_norm\" not implemented for 'mt.int64'");
   const Tensor w = mt::ones({4, 3});
-  expect_error<IndexError>([&] { mt::embedding(w, mt::tensor({1, 5})); }, "5");
-  expect_error<IndexError>([&] { mt::embedding(w, mt::tensor({-1})); }, "-1");
+  expect_error<IndexError>([&] { mt::embedding(w, mt::tensor({1, 5})); }, "index out of range in self");
+  expect_error<IndexError>([&] { mt::embedding(w, mt::tensor({-1})); }, "index out of range in self");
   expect_error<RuntimeError>([&] { mt::embedding(mt::ones({4}), mt::tensor({1})); }, "'weight' must be 2-D");
   expect_error<RuntimeError>([&] { mt::embedding(mt::ones({4, 2, 3}), mt::tensor({1})); }, "'weight' must be 2-D");
   expect_error<RuntimeError>([&] { mt::embedding(w, mt::tensor({1.0})); },
