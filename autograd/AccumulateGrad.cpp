@@ -14,6 +14,21 @@ AccumulateGrad::AccumulateGrad(Tensor variable) : Node("AccumulateGrad", {}), va
   add_input_metadata(variable_);
 }
 
+namespace {
+
+// Nothing but `g` reaches its memory: no other handle on it, and its storage is shared at most with the
+// base a view op recorded for it, when only that record keeps the base alive.
+bool holds_its_memory_alone(const Tensor& g) {
+  const TensorImpl* impl = g.unsafeGetTensorImpl();
+  if (impl->use_count() != 1 || !g.is_contiguous()) return false;
+  auto holders = impl->storage().use_count();
+  const AutogradMeta* meta = get_autograd_meta(g);
+  if (meta && meta->view && meta->view->base.unsafeGetTensorImpl()->use_count() == 1) --holders;
+  return holders == 1;
+}
+
+}  // namespace
+
 variable_list AccumulateGrad::apply(variable_list&& grads) {
   Tensor g = std::move(grads[0]);
   AutogradMeta& meta = *get_autograd_meta(variable_);
@@ -26,9 +41,14 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
   if (!meta.grad.defined()) {
     // The gradient becomes .grad itself when nothing else holds it and it is dense; otherwise a copy,
     // so that accumulating into .grad later cannot write through to another tensor.
-    TensorImpl* impl = g.unsafeGetTensorImpl();
-    const bool exclusive = impl->use_count() == 1 && impl->storage().use_count() == 1 && g.is_contiguous();
-    meta.grad = GradMode::is_enabled() || exclusive ? std::move(g) : g.clone();
+    if (GradMode::is_enabled()) {
+      meta.grad = std::move(g);
+    } else if (holds_its_memory_alone(g)) {
+      if (AutogradMeta* g_meta = get_autograd_meta(g)) g_meta->view.reset();
+      meta.grad = std::move(g);
+    } else {
+      meta.grad = g.clone();
+    }
   } else if (GradMode::is_enabled()) {
     meta.grad = meta.grad + g;  // create_graph: .grad keeps its history
   } else {

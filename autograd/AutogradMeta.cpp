@@ -45,7 +45,7 @@ Edge gradient_edge(const Tensor& t) {
 
 Tensor alias_without_history(const Tensor& t) {
   const TensorImpl* src = t.unsafeGetTensorImpl();
-  auto impl = make_intrusive<TensorImpl>(src->storage(), src->dtype(), src->key_set());
+  auto impl = TensorImpl::view_of(*src);
   impl->set_sizes_and_strides(src->sizes(), src->strides(), src->storage_offset());
   return Tensor(std::move(impl));
 }

@@ -1,5 +1,6 @@
 #include "autograd/Engine.h"
 
+#include <algorithm>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -52,20 +53,19 @@ class GraphTask {
         if (seen.insert(e.function.get()).second) stack.push_back(e.function.get());
       }
     }
-    // Reverse discovery order visits children before parents often enough, but correctness needs a
-    // fixed point: iterate until nothing changes.
+    // A node's next functions existed when it was recorded, so in increasing sequence_nr every node
+    // comes after the nodes its gradients flow into: one pass decides which lead to a captured edge.
     if (!options.capture.empty()) {
-      for (bool changed = true; changed;) {
-        changed = false;
-        for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
-          Node* n = *it;
-          if (needed_.count(n) || dynamic_cast<AccumulateGrad*>(n)) continue;
-          for (const Edge& e : n->next_edges()) {
-            if (e.is_valid() && (needed_.count(e.function.get()) || capture_nodes_.count(e.function.get()))) {
-              needed_.insert(n);
-              changed = true;
-              break;
-            }
+      std::vector<Node*> children_first = order_;
+      std::sort(children_first.begin(), children_first.end(), [](const Node* a, const Node* b) {
+        return a->sequence_nr() < b->sequence_nr();
+      });
+      for (Node* n : children_first) {
+        if (dynamic_cast<AccumulateGrad*>(n)) continue;
+        for (const Edge& e : n->next_edges()) {
+          if (e.is_valid() && (needed_.count(e.function.get()) || capture_nodes_.count(e.function.get()))) {
+            needed_.insert(n);
+            break;
           }
         }
       }

@@ -16,7 +16,7 @@
 namespace mt {
 
 Tensor make_view(const Tensor& self, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
-  auto impl = make_intrusive<TensorImpl>(self.unsafeGetTensorImpl()->storage(), self.dtype());
+  auto impl = TensorImpl::view_of(*self.unsafeGetTensorImpl());
   impl->set_sizes_and_strides(sizes, strides, storage_offset);
   return Tensor(std::move(impl));
 }

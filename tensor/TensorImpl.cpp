@@ -87,6 +87,14 @@ TensorImpl::TensorImpl(intrusive_ptr<StorageImpl> storage, ScalarType dtype, Dis
 
 TensorImpl::~TensorImpl() = default;
 
+intrusive_ptr<TensorImpl> TensorImpl::view_of(const TensorImpl& base) {
+  const bool inference = base.is_inference();
+  auto impl = make_intrusive<TensorImpl>(base.storage_, base.dtype_,
+                                         compute_tensor_key_set(base.device(), base.dtype_, inference));
+  impl->version_counter_ = base.version_counter_;
+  return impl;
+}
+
 void TensorImpl::release_resources_and_free() {
   if (!block_) {
     delete this;

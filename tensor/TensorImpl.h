@@ -48,6 +48,9 @@ class TensorImpl : public intrusive_ptr_target {
   TensorImpl(intrusive_ptr<StorageImpl> storage, ScalarType dtype, DispatchKeySet key_set);
   ~TensorImpl() override;
 
+  // A tensor over `base`'s storage (geometry still to set): an inference tensor exactly when `base` is
+  // one, whatever the current mode, since a view shares its base's version counter.
+  static intrusive_ptr<TensorImpl> view_of(const TensorImpl& base);
   // A new contiguous tensor with fresh, uninitialised memory. On CPU and Meta the TensorImpl, its
   // StorageImpl and the data share one allocation.
   static intrusive_ptr<TensorImpl> empty(IntArrayRef sizes, ScalarType dtype, Device device);

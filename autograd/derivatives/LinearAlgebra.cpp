@@ -1,4 +1,4 @@
-// Derivatives of the matrix products with kernels of their own: mm, bmm, addmm, dot (matmul, linear
+// Derivatives of the matrix products with kernels of their own: mm, bmm, addmm (and addmm_), dot (matmul, linear
 // and outer are compositions of these).
 #include "autograd/derivatives/Formulas.h"
 
@@ -6,15 +6,34 @@ namespace mt::autograd {
 
 namespace {
 
+// A matrix stored column-major (the transposed view of a row-major one, like linear's weight.t()).
+bool column_major(const Tensor& m) { return m.dim() == 2 && m.stride(0) == 1 && m.stride(1) == m.size(0) && m.size(0) > 1; }
+
+// d(self @ mat2)/d(self) = g @ mat2^T, and d/d(mat2) = self^T @ g. Each is computed in the layout of the
+// input it is for, so that the gradient of a transposed weight arrives contiguous in the weight's own
+// layout after TransposeBackward (PyTorch's mm_mat1_backward / mm_mat2_backward do the same).
+Tensor mm_mat1_backward(const Tensor& g, const Tensor& mat2, bool mat1_column_major) {
+  return mat1_column_major ? mat2.mm(g.t()).t() : g.mm(mat2.t());
+}
+Tensor mm_mat2_backward(const Tensor& g, const Tensor& mat1, bool mat2_column_major) {
+  return mat2_column_major ? g.t().mm(mat1).t() : mat1.t().mm(g);
+}
+
+Tensor scaled(const Tensor& t, const Scalar& factor) {
+  if (!t.defined() || factor.toDouble() == 1.0) return t;
+  return t * factor;
+}
+
 Tensor mm(DispatchKeySet ks, const Tensor& self, const Tensor& mat2) {
   Tensor out = below_autograd([&] { return ops::mm::redispatch(ks & after_autograd_keyset, self, mat2); });
   if (compute_requires_grad({self, mat2})) {
     record("MmBackward0", {self, mat2}, {out},
            [s = SavedVariable(requires_grad(mat2) ? self : Tensor()),
-            m = SavedVariable(requires_grad(self) ? mat2 : Tensor())](const variable_list& g) {
+            m = SavedVariable(requires_grad(self) ? mat2 : Tensor()), self_cm = column_major(self),
+            mat2_cm = column_major(mat2)](const variable_list& g) {
              const Tensor self_v = s.unpack(), mat2_v = m.unpack();
-             return variable_list{mat2_v.defined() ? g[0].mm(mat2_v.t()) : Tensor(),
-                                  self_v.defined() ? self_v.t().mm(g[0]) : Tensor()};
+             return variable_list{mat2_v.defined() ? mm_mat1_backward(g[0], mat2_v, self_cm) : Tensor(),
+                                  self_v.defined() ? mm_mat2_backward(g[0], self_v, mat2_cm) : Tensor()};
            });
   }
   return out;
@@ -42,14 +61,35 @@ Tensor addmm(DispatchKeySet ks, const Tensor& self, const Tensor& mat1, const Te
     record("AddmmBackward0", {self, mat1, mat2}, {out},
            [m1 = SavedVariable(requires_grad(mat2) ? mat1 : Tensor()),
             m2 = SavedVariable(requires_grad(mat1) ? mat2 : Tensor()), self_sizes = self.sizes().vec(), beta,
-            alpha](const variable_list& g) {
+            alpha, mat1_cm = column_major(mat1), mat2_cm = column_major(mat2)](const variable_list& g) {
              const Tensor mat1_v = m1.unpack(), mat2_v = m2.unpack();
-             return variable_list{sum_to(g[0] * beta, self_sizes),
-                                  mat2_v.defined() ? g[0].mm(mat2_v.t()) * alpha : Tensor(),
-                                  mat1_v.defined() ? mat1_v.t().mm(g[0]) * alpha : Tensor()};
+             return variable_list{sum_to(scaled(g[0], beta), self_sizes),
+                                  mat2_v.defined() ? scaled(mm_mat1_backward(g[0], mat2_v, mat1_cm), alpha) : Tensor(),
+                                  mat1_v.defined() ? scaled(mm_mat2_backward(g[0], mat1_v, mat2_cm), alpha) : Tensor()};
            });
   }
   return out;
+}
+
+// mat1 and mat2 are not written, so the formula is addmm's.
+Tensor& addmm_(DispatchKeySet ks, Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+               const Scalar& alpha) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self, mat1, mat2});
+  below_autograd(
+      [&]() -> Tensor& { return ops::addmm_::redispatch(ks & after_autograd_keyset, self, mat1, mat2, beta, alpha); });
+  if (rg) {
+    record("AddmmBackward0", {self, mat1, mat2}, {self},
+           [m1 = SavedVariable(requires_grad(mat2) ? mat1 : Tensor()),
+            m2 = SavedVariable(requires_grad(mat1) ? mat2 : Tensor()), beta, alpha, mat1_cm = column_major(mat1),
+            mat2_cm = column_major(mat2)](const variable_list& g) {
+             const Tensor mat1_v = m1.unpack(), mat2_v = m2.unpack();
+             return variable_list{scaled(g[0], beta),
+                                  mat2_v.defined() ? scaled(mm_mat1_backward(g[0], mat2_v, mat1_cm), alpha) : Tensor(),
+                                  mat1_v.defined() ? scaled(mm_mat2_backward(g[0], mat1_v, mat2_cm), alpha) : Tensor()};
+           });
+  }
+  return self;
 }
 
 Tensor dot(DispatchKeySet ks, const Tensor& self, const Tensor& tensor) {
@@ -72,6 +112,7 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("mm", MT_FN(mm));
   m.impl("bmm", MT_FN(bmm));
   m.impl("addmm", MT_FN(addmm));
+  m.impl("addmm_", MT_FN(addmm_));
   m.impl("dot", MT_FN(dot));
 }
 

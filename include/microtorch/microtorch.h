@@ -17,3 +17,4 @@
 #include "ops/Functions.h"
 #include "ops/TensorOperators.h"
 #include "autograd/Autograd.h"
+#include "autograd/GraphDot.h"

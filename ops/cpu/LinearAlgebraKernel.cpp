@@ -115,11 +115,42 @@ bool fits_blas(const Strided<T>& x) {
   return std::max({x.rows, x.cols, x.row_stride, x.col_stride}) <= INT_MAX;
 }
 
-// c (column-major, ld elements apart) = alpha * a b + beta * c; beta == 0 does not read c.
+// y = alpha * op(m) v + beta * y, for a matrix operand stored `stored_rows` x `stored_cols`; the output is
+// zeroed first when beta == 0, so that nothing it held (NaN included) is read.
+template <typename T>
+void blas_gemv(CBLAS_TRANSPOSE trans, int64_t stored_rows, int64_t stored_cols, const BlasOperand<T>& m, const T* v,
+               int64_t v_inc, T* y, int64_t y_inc, int64_t y_len, T alpha, T beta) {
+  const auto i = [](int64_t n) { return static_cast<int>(n); };
+  if (beta == T(0))
+    for (int64_t k = 0; k < y_len; ++k) y[k * y_inc] = T(0);
+  if constexpr (std::is_same_v<T, float>) {
+    cblas_sgemv(CblasColMajor, trans, i(stored_rows), i(stored_cols), alpha, m.data, i(m.ld), v, i(v_inc), beta, y,
+                i(y_inc));
+  } else {
+    cblas_dgemv(CblasColMajor, trans, i(stored_rows), i(stored_cols), alpha, m.data, i(m.ld), v, i(v_inc), beta, y,
+                i(y_inc));
+  }
+}
+
+CBLAS_TRANSPOSE flipped(CBLAS_TRANSPOSE t) { return t == CblasNoTrans ? CblasTrans : CblasNoTrans; }
+
+// c (column-major, ld elements apart) = alpha * a b + beta * c; beta == 0 does not read c. A product with
+// one row or one column is a matrix-vector product: GEMV reads the matrix in place, where GEMM would
+// first pack it (most of the time of a batch-1 linear layer).
 template <typename T>
 void blas_gemm(T* c, int64_t ld, const Strided<const T>& a, const Strided<const T>& b, T alpha, T beta) {
   const BlasOperand<T> x(a), y(b);
   const auto i = [](int64_t v) { return static_cast<int>(v); };
+  if (b.cols == 1 && b.row_stride > 0) {  // c = a b: a column
+    const bool stored_t = x.trans == CblasTrans;
+    return blas_gemv(x.trans, stored_t ? a.cols : a.rows, stored_t ? a.rows : a.cols, x, b.data, b.row_stride, c, 1,
+                     a.rows, alpha, beta);
+  }
+  if (a.rows == 1 && a.col_stride > 0) {  // c^T = b^T a^T: a row, ld apart in c
+    const bool stored_t = y.trans == CblasTrans;
+    return blas_gemv(flipped(y.trans), stored_t ? b.cols : b.rows, stored_t ? b.rows : b.cols, y, a.data,
+                     a.col_stride, c, ld, b.cols, alpha, beta);
+  }
   if constexpr (std::is_same_v<T, float>) {
     cblas_sgemm(CblasColMajor, x.trans, y.trans, i(a.rows), i(b.cols), i(a.cols), alpha, x.data, i(x.ld), y.data,
                 i(y.ld), beta, c, i(ld));
