@@ -4,6 +4,7 @@
 
 #include "autograd/AutogradMeta.h"
 #include "ops/Factories.h"
+#include "tensor/Generator.h"
 #include "ops/Functions.h"
 
 namespace mt::autograd {
@@ -71,6 +72,38 @@ bool gradcheck(const std::function<Tensor(const variable_list&)>& f, const varia
     }
   }
   return true;
+}
+
+bool gradgradcheck(const std::function<Tensor(const variable_list&)>& f, const variable_list& inputs, double eps,
+                   double atol, double rtol, uint64_t seed) {
+  std::vector<size_t> checked;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].defined() && inputs[i].requires_grad()) checked.push_back(i);
+  MT_CHECK(!checked.empty(), "gradgradcheck expects at least one input tensor to require gradient");
+  const Tensor out = f(inputs);
+  MT_CHECK(out.requires_grad(), "gradgradcheck expects the output of the function to require gradient");
+  Generator gen(seed);
+  const Tensor grad_output = randn(out.sizes(), &gen, TensorOptions(out.dtype())).requires_grad_();
+
+  // The first backward as a function of (inputs..., grad_output): all input gradients, flattened, in one
+  // tensor (an unused input's gradient is zeros).
+  variable_list all = inputs;
+  all.push_back(grad_output);
+  const size_t n = inputs.size();
+  auto first_backward = [&f, &checked, n](const variable_list& x) {
+    const variable_list in(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n));
+    const Tensor y = f(in);
+    variable_list wrt;
+    for (size_t i : checked) wrt.push_back(in[i]);
+    const variable_list grads = grad({y}, wrt, {x[n]}, /*retain_graph=*/true, /*create_graph=*/true,
+                                     /*allow_unused=*/true);
+    variable_list flat;
+    for (size_t c = 0; c < grads.size(); ++c) {
+      flat.push_back(grads[c].defined() ? grads[c].reshape({-1}) : zeros({wrt[c].numel()}, wrt[c].options()));
+    }
+    return cat(flat);
+  };
+  return gradcheck(first_backward, all, eps, atol, rtol);
 }
 
 }  // namespace mt::autograd

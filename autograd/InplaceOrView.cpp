@@ -17,16 +17,9 @@ void bump_after_redispatch(const OperatorHandle& op, DispatchKeySet ks, Stack* s
     const auto& alias = args[i].alias;
     if (alias && alias->is_write && first[i].isTensor()) written.push_back(first[i].toTensor());
   }
-  // Checked before the op runs, so that a refused update leaves the tensor as it was. An op whose
-  // Autograd kernel ran arrives here with the autograd keys excluded; any other one that writes to a
-  // tensor autograd tracks would silently cut its history.
-  const bool unrecorded = GradMode::is_enabled() && !tls_is_dispatch_key_excluded(DispatchKey::AutogradFunctionality);
+  // Checked before the op runs, so that a refused update leaves the tensor as it was. (Recording the
+  // write is the autograd layer's job: a formula, or the not-implemented fallback of Fallbacks.cpp.)
   for (const Tensor& t : written) {
-    if (unrecorded && requires_grad(t)) {
-      MT_CHECK(!t.is_leaf(), "a leaf Variable that requires grad is being used in an in-place operation.");
-      MT_CHECK_NOT_IMPLEMENTED(false, "the derivative for '", op.schema().op.str(), "' is not implemented: it writes "
-                               "to a tensor that requires grad");
-    }
     MT_CHECK(!t.unsafeGetTensorImpl()->is_inference() || InferenceMode::is_enabled(),
              "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get "
              "a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more "
@@ -42,7 +35,7 @@ void bump_after_redispatch(const OperatorHandle& op, DispatchKeySet ks, Stack* s
 }
 
 // The output of a view op remembers its base, unless the op returned self itself (contiguous of a
-// contiguous tensor) or new memory.
+// contiguous tensor) or new memory, or it is an inference tensor (which autograd never sees).
 void view_after_redispatch(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
   const Tensor self = (*stack)[stack->size() - op.schema().arguments.size()].toTensor();
   {
@@ -50,7 +43,7 @@ void view_after_redispatch(const OperatorHandle& op, DispatchKeySet ks, Stack* s
     op.redispatchBoxed(ks & after_ADInplaceOrView_keyset, stack);
   }
   const Tensor& out = stack->back().toTensor();
-  if (!out.is_same(self) && out.unsafeGetTensorImpl()->storage() == self.unsafeGetTensorImpl()->storage()) {
+  if (!out.is_same(self) && !out.is_inference() && out.unsafeGetTensorImpl()->storage() == self.unsafeGetTensorImpl()->storage()) {
     as_view(self, out);
   }
 }

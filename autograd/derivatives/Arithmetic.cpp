@@ -60,6 +60,22 @@ Tensor div_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
   return out;
 }
 
+// Rounded division (trunc, floor) is piecewise constant: zero gradients. Without a rounding mode it is
+// true division.
+Tensor div_Tensor_mode(DispatchKeySet ks, const Tensor& self, const Tensor& other,
+                       std::optional<std::string_view> rounding_mode) {
+  if (!rounding_mode) return div_Tensor(ks, self, other);
+  Tensor out = below_autograd(
+      [&] { return ops::div_Tensor_mode::redispatch(ks & after_autograd_keyset, self, other, rounding_mode); });
+  if (compute_requires_grad({self, other})) {
+    record("DivBackward1", {self, other}, {out},
+           [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
+             return variable_list{mt::zeros(self_sizes, g[0].options()), mt::zeros(other_sizes, g[0].options())};
+           });
+  }
+  return out;
+}
+
 Tensor neg(DispatchKeySet ks, const Tensor& self) {
   Tensor out = below_autograd([&] { return ops::neg::redispatch(ks & after_autograd_keyset, self); });
   if (compute_requires_grad({self})) {
@@ -69,7 +85,8 @@ Tensor neg(DispatchKeySet ks, const Tensor& self) {
 }
 
 // In-place: the node's first edge is where self's gradient went before the op; afterwards self is
-// that node's output. mul_ and div_ need self's old value, so they save a copy of it.
+// that node's output. mul_ and div_ need self's old value, so they save a copy of it, made with autograd
+// on (PyTorch's original_self) so that the gradient stays differentiable in it.
 Tensor& add__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other, const Scalar& alpha) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self, other});
@@ -99,7 +116,7 @@ Tensor& sub__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other, const 
 Tensor& mul__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self, other});
-  const Tensor original = rg && requires_grad(other) ? below_autograd([&] { return self.clone(); }) : Tensor();
+  const Tensor original = rg && requires_grad(other) ? self.clone() : Tensor();
   below_autograd([&]() -> Tensor& { return ops::mul__Tensor::redispatch(ks & after_autograd_keyset, self, other); });
   if (rg) {
     record("MulBackward0", {self, other}, {self},
@@ -116,7 +133,7 @@ Tensor& mul__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
 Tensor& div__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self, other});
-  const Tensor original = rg && requires_grad(other) ? below_autograd([&] { return self.clone(); }) : Tensor();
+  const Tensor original = rg && requires_grad(other) ? self.clone() : Tensor();
   below_autograd([&]() -> Tensor& { return ops::div__Tensor::redispatch(ks & after_autograd_keyset, self, other); });
   if (rg) {
     record("DivBackward0", {self, other}, {self},
@@ -126,6 +143,23 @@ Tensor& div__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
              return variable_list{sum_to(g[0] / other_v, self_sizes),
                                   self_v.defined() ? sum_to(-g[0] * self_v / (other_v * other_v), other_sizes)
                                                    : Tensor()};
+           });
+  }
+  return self;
+}
+
+Tensor& div__Tensor_mode(DispatchKeySet ks, Tensor& self, const Tensor& other,
+                         std::optional<std::string_view> rounding_mode) {
+  if (!rounding_mode) return div__Tensor(ks, self, other);
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self, other});
+  below_autograd([&]() -> Tensor& {
+    return ops::div__Tensor_mode::redispatch(ks & after_autograd_keyset, self, other, rounding_mode);
+  });
+  if (rg) {
+    record("DivBackward1", {self, other}, {self},
+           [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
+             return variable_list{mt::zeros(self_sizes, g[0].options()), mt::zeros(other_sizes, g[0].options())};
            });
   }
   return self;
@@ -142,6 +176,8 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("sub.Tensor", MT_FN(sub_Tensor));
   m.impl("mul.Tensor", MT_FN(mul_Tensor));
   m.impl("div.Tensor", MT_FN(div_Tensor));
+  m.impl("div.Tensor_mode", MT_FN(div_Tensor_mode));
+  m.impl("div_.Tensor_mode", MT_FN(div__Tensor_mode));
   m.impl("neg", MT_FN(neg));
 }
 

@@ -1,5 +1,6 @@
 // Derivatives of the ops that copy values: clone, contiguous (a clone into row-major order when self is
-// not contiguous already) and _to_copy (behind to).
+// not contiguous already), _to_copy (behind to) and copy_ (self's old value gets no gradient; src gets
+// the gradient, summed to its shape and converted to its dtype).
 #include "autograd/derivatives/Formulas.h"
 
 namespace mt::autograd {
@@ -35,12 +36,26 @@ Tensor to_copy(DispatchKeySet ks, const Tensor& self, std::optional<ScalarType> 
   return out;
 }
 
+Tensor& copy_(DispatchKeySet ks, Tensor& self, const Tensor& src, bool non_blocking) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self, src});
+  below_autograd([&]() -> Tensor& { return ops::copy_::redispatch(ks & after_autograd_keyset, self, src, non_blocking); });
+  if (rg) {
+    record("CopyBackwards", {self, src}, {self},
+           [src_sizes = src.sizes().vec(), src_options = src.options()](const variable_list& g) {
+             return variable_list{mt::zeros_like(g[0]), sum_to(g[0], src_sizes).to(src_options)};
+           });
+  }
+  return self;
+}
+
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("clone", MT_FN(clone));
   m.impl("contiguous", MT_FN(contiguous));
   m.impl("_to_copy", MT_FN(to_copy));
+  m.impl("copy_", MT_FN(copy_));
 }
 
 }  // namespace mt::autograd

@@ -6,6 +6,7 @@
 #include "autograd/GradMode.h"
 #include "dispatch/Library.h"
 #include "dispatch/LocalDispatchKeySet.h"
+#include "ops/Factories.h"
 #include "ops/Functions.h"
 #include "ops/Operators.h"
 #include "ops/TensorOperators.h"
@@ -39,6 +40,33 @@ inline Tensor sum_to(const Tensor& grad, IntArrayRef sizes) {
   }
   Tensor summed = dims.empty() ? grad : grad.sum(dims, /*keepdim=*/true);
   return summed.view(sizes);
+}
+
+// compute_requires_grad() for a list of inputs (cat).
+inline bool any_requires_grad(ArrayRef<Tensor> inputs) {
+  if (!GradMode::is_enabled()) return false;
+  for (const Tensor& t : inputs)
+    if (requires_grad(t)) return true;
+  return false;
+}
+
+// record() for an op whose inputs are a list (cat): one next edge per tensor of `inputs`.
+inline void record_list(const char* name, ArrayRef<Tensor> inputs, const Tensor& output,
+                        BackwardFunction::Formula formula) {
+  std::vector<Edge> edges;
+  edges.reserve(inputs.size());
+  for (const Tensor& t : inputs) edges.push_back(t.defined() ? gradient_edge(t) : Edge{});
+  set_history(output, std::make_shared<BackwardFunction>(name, std::move(edges), std::move(formula)));
+}
+
+// A tensor of `sizes` that is zero except along `dim`, where slice k is g's slice k placed at
+// position positions[k] (a 1-D int64 tensor). The gradient of select, slice, diagonal; scatter makes it
+// differentiable in g.
+inline Tensor place_along(const Tensor& g, IntArrayRef sizes, int64_t dim, const Tensor& positions) {
+  std::vector<int64_t> shape(g.dim(), 1);
+  shape[dim] = -1;
+  const Tensor index = positions.view(shape).expand(g.sizes()).contiguous();
+  return zeros(sizes, g.options()).scatter(dim, index, g);
 }
 
 }  // namespace mt::autograd

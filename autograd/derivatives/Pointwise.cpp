@@ -1,6 +1,6 @@
-// Derivatives of the unary pointwise ops and activations: the input's gradient is the output's
-// gradient times f'(self). Where PyTorch saves the result (exp, tanh, sigmoid, sqrt...), these save the
-// input and recompute it (see autograd/SavedVariable.h).
+// Derivatives of the unary pointwise ops and activations (and their in-place forms) and of pow: the
+// input's gradient is the output's gradient times f'(self). Where PyTorch saves the result (exp, tanh,
+// sigmoid, sqrt...), these save the input and recompute it (see autograd/SavedVariable.h).
 #include "autograd/derivatives/Formulas.h"
 
 namespace mt::autograd {
@@ -20,83 +20,227 @@ Tensor unary(const char* name, Derivative derivative, DispatchKeySet ks, const T
   return out;
 }
 
-Tensor sigmoid_of(const Tensor& x) { return x.sigmoid(); }
+// The in-place form: the derivative needs self's old value, so a copy of it is taken first. The copy is
+// made with autograd on (as PyTorch's original_self), so that the gradient stays differentiable in it.
+template <typename Op>
+Tensor& unary_(const char* name, Derivative derivative, DispatchKeySet ks, Tensor& self) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self});
+  const Tensor original = rg ? self.clone() : Tensor();
+  below_autograd([&]() -> Tensor& { return Op::redispatch(ks & after_autograd_keyset, self); });
+  if (rg) {
+    record(name, {self}, {self}, [s = SavedVariable(original), derivative](const variable_list& g) {
+      return variable_list{g[0] * derivative(s.unpack())};
+    });
+  }
+  return self;
+}
 
-Tensor exp(DispatchKeySet ks, const Tensor& self) {
-  return unary<ops::exp>("ExpBackward0", [](const Tensor& x) { return x.exp(); }, ks, self);
+Tensor d_exp(const Tensor& x) { return x.exp(); }
+Tensor d_log(const Tensor& x) { return x.pow(-1); }
+Tensor d_log1p(const Tensor& x) { return (x + 1).pow(-1); }
+Tensor d_sqrt(const Tensor& x) { return x.rsqrt() * 0.5; }
+Tensor d_rsqrt(const Tensor& x) { return x.pow(-1.5) * -0.5; }
+Tensor d_sin(const Tensor& x) { return x.cos(); }
+Tensor d_cos(const Tensor& x) { return -x.sin(); }
+Tensor d_tanh(const Tensor& x) {
+  const Tensor t = x.tanh();
+  return -(t * t) + 1;
 }
-Tensor log(DispatchKeySet ks, const Tensor& self) {
-  return unary<ops::log>("LogBackward0", [](const Tensor& x) { return x.pow(-1); }, ks, self);
+Tensor d_sigmoid(const Tensor& x) {
+  const Tensor s = x.sigmoid();
+  return s * (-s + 1);
 }
-Tensor log1p(DispatchKeySet ks, const Tensor& self) {
-  return unary<ops::log1p>("Log1PBackward0", [](const Tensor& x) { return (x + 1).pow(-1); }, ks, self);
+Tensor d_silu(const Tensor& x) {
+  const Tensor s = x.sigmoid();
+  return s * (x * (-s + 1) + 1);
 }
-Tensor sqrt(DispatchKeySet ks, const Tensor& self) {
-  return unary<ops::sqrt>("SqrtBackward0", [](const Tensor& x) { return x.rsqrt() * 0.5; }, ks, self);
+// relu, abs and sign have piecewise-constant derivatives (0 at 0, as in PyTorch).
+Tensor d_relu(const Tensor& x) { return x.gt(0).to(x.dtype()); }
+Tensor d_abs(const Tensor& x) { return x.sign(); }
+Tensor d_sign(const Tensor& x) { return mt::zeros_like(x); }
+
+// Phi, the standard normal CDF, as gelu(x) / x (there is no erf op); 1/2 at 0.
+Tensor normal_cdf(const Tensor& x) {
+  const Tensor at_zero = x.eq(0);
+  const Tensor safe = mt::where(at_zero, 1.0, x);
+  return mt::where(at_zero, 0.5, mt::gelu(safe) / safe);
 }
-Tensor rsqrt(DispatchKeySet ks, const Tensor& self) {
-  return unary<ops::rsqrt>("RsqrtBackward0", [](const Tensor& x) { return x.pow(-1.5) * -0.5; }, ks, self);
+// gelu(x) = x Phi(x): Phi(x) + x phi(x).
+Tensor d_gelu(const Tensor& x) {
+  constexpr double kInvSqrt2Pi = 0.3989422804014327;
+  return normal_cdf(x) + x * (x * x * -0.5).exp() * kInvSqrt2Pi;
 }
-Tensor sin(DispatchKeySet ks, const Tensor& self) {
-  return unary<ops::sin>("SinBackward0", [](const Tensor& x) { return x.cos(); }, ks, self);
+// gelu(x) = x (1 + tanh(u)) / 2, u = sqrt(2/pi) (x + 0.044715 x^3).
+Tensor d_gelu_tanh(const Tensor& x) {
+  constexpr double kSqrt2OverPi = 0.7978845608028654, kCoeff = 0.044715;
+  const Tensor x2 = x * x;
+  const Tensor t = ((x + x2 * x * kCoeff) * kSqrt2OverPi).tanh();
+  return (t + 1) * 0.5 + x * (-(t * t) + 1) * (x2 * (3 * kCoeff) + 1) * (0.5 * kSqrt2OverPi);
 }
-Tensor cos(DispatchKeySet ks, const Tensor& self) {
-  return unary<ops::cos>("CosBackward0", [](const Tensor& x) { return -x.sin(); }, ks, self);
+
+Derivative gelu_derivative(std::string_view approximate) { return approximate == "tanh" ? d_gelu_tanh : d_gelu; }
+
+#define MT_UNARY_FORMULA(op, node)                                                                        \
+  Tensor op(DispatchKeySet ks, const Tensor& self) { return unary<ops::op>(node, d_##op, ks, self); }     \
+  Tensor& op##_(DispatchKeySet ks, Tensor& self) { return unary_<ops::op##_>(node, d_##op, ks, self); }
+
+MT_UNARY_FORMULA(exp, "ExpBackward0")
+MT_UNARY_FORMULA(log, "LogBackward0")
+MT_UNARY_FORMULA(log1p, "Log1PBackward0")
+MT_UNARY_FORMULA(sqrt, "SqrtBackward0")
+MT_UNARY_FORMULA(rsqrt, "RsqrtBackward0")
+MT_UNARY_FORMULA(sin, "SinBackward0")
+MT_UNARY_FORMULA(cos, "CosBackward0")
+MT_UNARY_FORMULA(tanh, "TanhBackward0")
+MT_UNARY_FORMULA(sigmoid, "SigmoidBackward0")
+MT_UNARY_FORMULA(silu, "SiluBackward0")
+MT_UNARY_FORMULA(abs, "AbsBackward0")
+MT_UNARY_FORMULA(sign, "SignBackward0")
+#undef MT_UNARY_FORMULA
+
+Tensor relu(DispatchKeySet ks, const Tensor& self) { return unary<ops::relu>("ReluBackward0", d_relu, ks, self); }
+
+// relu_ needs only where self was positive, which the result tells as well: no copy of self.
+Tensor& relu_(DispatchKeySet ks, Tensor& self) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self});
+  below_autograd([&]() -> Tensor& { return ops::relu_::redispatch(ks & after_autograd_keyset, self); });
+  if (rg) {
+    const Tensor mask = below_autograd([&] { return d_relu(self); });
+    record("ReluBackward0", {self}, {self},
+           [m = SavedVariable(mask)](const variable_list& g) { return variable_list{g[0] * m.unpack()}; });
+  }
+  return self;
 }
-Tensor tanh(DispatchKeySet ks, const Tensor& self) {
-  return unary<ops::tanh>("TanhBackward0", [](const Tensor& x) {
-    const Tensor t = x.tanh();
-    return -(t * t) + 1;
-  }, ks, self);
+
+Tensor gelu(DispatchKeySet ks, const Tensor& self, std::string_view approximate) {
+  Tensor out = below_autograd([&] { return ops::gelu::redispatch(ks & after_autograd_keyset, self, approximate); });
+  if (compute_requires_grad({self})) {
+    record("GeluBackward0", {self}, {out},
+           [s = SavedVariable(self), derivative = gelu_derivative(approximate)](const variable_list& g) {
+             return variable_list{g[0] * derivative(s.unpack())};
+           });
+  }
+  return out;
 }
-Tensor sigmoid(DispatchKeySet ks, const Tensor& self) {
-  return unary<ops::sigmoid>("SigmoidBackward0", [](const Tensor& x) {
-    const Tensor s = sigmoid_of(x);
-    return s * (-s + 1);
-  }, ks, self);
+
+Tensor& gelu_(DispatchKeySet ks, Tensor& self, std::string_view approximate) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self});
+  const Tensor original = rg ? self.clone() : Tensor();
+  below_autograd([&]() -> Tensor& { return ops::gelu_::redispatch(ks & after_autograd_keyset, self, approximate); });
+  if (rg) {
+    record("GeluBackward0", {self}, {self},
+           [s = SavedVariable(original), derivative = gelu_derivative(approximate)](const variable_list& g) {
+             return variable_list{g[0] * derivative(s.unpack())};
+           });
+  }
+  return self;
 }
-Tensor silu(DispatchKeySet ks, const Tensor& self) {
-  return unary<ops::silu>("SiluBackward0", [](const Tensor& x) {
-    const Tensor s = sigmoid_of(x);
-    return s * (x * (-s + 1) + 1);
-  }, ks, self);
+
+Tensor& neg__(DispatchKeySet ks, Tensor& self) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self});
+  below_autograd([&]() -> Tensor& { return ops::neg_::redispatch(ks & after_autograd_keyset, self); });
+  if (rg) record("NegBackward0", {self}, {self}, [](const variable_list& g) { return variable_list{-g[0]}; });
+  return self;
 }
-// relu and abs have piecewise-constant derivatives (0 at 0, as in PyTorch).
-Tensor relu(DispatchKeySet ks, const Tensor& self) {
-  return unary<ops::relu>("ReluBackward0", [](const Tensor& x) { return x.gt(0).to(x.dtype()); }, ks, self);
-}
-Tensor abs(DispatchKeySet ks, const Tensor& self) {
-  return unary<ops::abs>("AbsBackward0", [](const Tensor& x) { return x.sign(); }, ks, self);
+
+// d/dself self^e = e self^(e-1); an exponent of 0 gives 0 (not 0 * inf at self = 0).
+Tensor pow_self_grad(const Tensor& g, const Tensor& self, double e) {
+  if (e == 0) return mt::zeros_like(g);
+  return g * self.pow(e - 1) * e;
 }
 
 Tensor pow_Tensor_Scalar(DispatchKeySet ks, const Tensor& self, const Scalar& exponent) {
   Tensor out = below_autograd([&] { return ops::pow_Tensor_Scalar::redispatch(ks & after_autograd_keyset, self, exponent); });
   if (compute_requires_grad({self})) {
-    record("PowBackward0", {self}, {out}, [s = SavedVariable(self), exponent](const variable_list& g) {
-      const double e = exponent.toDouble();
-      if (e == 0) return variable_list{g[0] * 0};
-      return variable_list{g[0] * s.unpack().pow(e - 1) * e};
+    record("PowBackward0", {self}, {out}, [s = SavedVariable(self), e = exponent.toDouble()](const variable_list& g) {
+      return variable_list{pow_self_grad(g[0], s.unpack(), e)};
     });
   }
   return out;
+}
+
+Tensor& pow__Scalar(DispatchKeySet ks, Tensor& self, const Scalar& exponent) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self});
+  const Tensor original = rg ? self.clone() : Tensor();
+  below_autograd([&]() -> Tensor& { return ops::pow__Scalar::redispatch(ks & after_autograd_keyset, self, exponent); });
+  if (rg) {
+    record("PowBackward0", {self}, {self}, [s = SavedVariable(original), e = exponent.toDouble()](const variable_list& g) {
+      return variable_list{pow_self_grad(g[0], s.unpack(), e)};
+    });
+  }
+  return self;
+}
+
+// pow(self, exponent) with both tensors (PyTorch's pow_backward_self / pow_backward_exponent): the
+// exponent's gradient is result * log(self), 0 where self = 0 and exponent >= 0.
+BackwardFunction::Formula pow_tensor_formula(const Tensor& self, const Tensor& exponent) {
+  return [s = SavedVariable(self), e = SavedVariable(exponent), self_sizes = self.sizes().vec(),
+          exponent_sizes = exponent.sizes().vec()](const variable_list& g) {
+    const Tensor self_v = s.unpack(), exponent_v = e.unpack();
+    const Tensor grad_self = mt::where(exponent_v.eq(0), 0.0, g[0] * exponent_v * self_v.pow(exponent_v - 1));
+    const Tensor grad_exponent = mt::where(self_v.eq(0).logical_and(exponent_v.ge(0)), 0.0,
+                                       g[0] * self_v.pow(exponent_v) * self_v.log());
+    return variable_list{sum_to(grad_self, self_sizes), sum_to(grad_exponent, exponent_sizes)};
+  };
+}
+
+Tensor pow_Tensor_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& exponent) {
+  Tensor out =
+      below_autograd([&] { return ops::pow_Tensor_Tensor::redispatch(ks & after_autograd_keyset, self, exponent); });
+  if (compute_requires_grad({self, exponent})) record("PowBackward1", {self, exponent}, {out}, pow_tensor_formula(self, exponent));
+  return out;
+}
+
+Tensor& pow__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& exponent) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self, exponent});
+  const Tensor original = rg ? self.clone() : Tensor();
+  below_autograd([&]() -> Tensor& { return ops::pow__Tensor::redispatch(ks & after_autograd_keyset, self, exponent); });
+  if (rg) record("PowBackward1", {self, exponent}, {self}, pow_tensor_formula(original, exponent));
+  return self;
 }
 
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("exp", MT_FN(exp));
+  m.impl("exp_", MT_FN(exp_));
   m.impl("log", MT_FN(log));
+  m.impl("log_", MT_FN(log_));
   m.impl("log1p", MT_FN(log1p));
+  m.impl("log1p_", MT_FN(log1p_));
   m.impl("sqrt", MT_FN(sqrt));
+  m.impl("sqrt_", MT_FN(sqrt_));
   m.impl("rsqrt", MT_FN(rsqrt));
+  m.impl("rsqrt_", MT_FN(rsqrt_));
   m.impl("sin", MT_FN(sin));
+  m.impl("sin_", MT_FN(sin_));
   m.impl("cos", MT_FN(cos));
+  m.impl("cos_", MT_FN(cos_));
   m.impl("tanh", MT_FN(tanh));
+  m.impl("tanh_", MT_FN(tanh_));
   m.impl("sigmoid", MT_FN(sigmoid));
+  m.impl("sigmoid_", MT_FN(sigmoid_));
   m.impl("silu", MT_FN(silu));
-  m.impl("relu", MT_FN(relu));
+  m.impl("silu_", MT_FN(silu_));
   m.impl("abs", MT_FN(abs));
+  m.impl("abs_", MT_FN(abs_));
+  m.impl("sign", MT_FN(sign));
+  m.impl("sign_", MT_FN(sign_));
+  m.impl("relu", MT_FN(relu));
+  m.impl("relu_", MT_FN(relu_));
+  m.impl("gelu", MT_FN(gelu));
+  m.impl("gelu_", MT_FN(gelu_));
+  m.impl("neg_", MT_FN(neg__));
   m.impl("pow.Tensor_Scalar", MT_FN(pow_Tensor_Scalar));
+  m.impl("pow_.Scalar", MT_FN(pow__Scalar));
+  m.impl("pow.Tensor_Tensor", MT_FN(pow_Tensor_Tensor));
+  m.impl("pow_.Tensor", MT_FN(pow__Tensor));
 }
 
 }  // namespace mt::autograd

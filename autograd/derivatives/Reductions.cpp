@@ -1,19 +1,34 @@
-// Derivatives of the reductions: sum, mean.
+// Derivatives of the reductions: sum, mean, prod (zeros included), max/min and amax/amin (ties share
+// the gradient evenly; max.dim/min.dim send it to the returned index), var/std, norm (every p), logsumexp.
 #include "autograd/derivatives/Formulas.h"
 #include "ops/ReduceOps.h"
+
+#include <cmath>
 
 namespace mt::autograd {
 
 namespace {
 
+// A reduction's result (or gradient) with the reduced dims back, of size 1.
+Tensor keep_reduced(const Tensor& t, size_t ndim, DimMask mask, bool keepdim) {
+  Tensor r = t;
+  if (!keepdim) {
+    for (size_t d = 0; d < ndim; ++d)
+      if (mask >> d & 1) r = r.unsqueeze(static_cast<int64_t>(d));
+  }
+  return r;
+}
+
 // The gradient of a reduction over `mask`, spread back over self's shape.
 Tensor expand_reduced(const Tensor& grad, IntArrayRef self_sizes, DimMask mask, bool keepdim) {
-  Tensor g = grad;
-  if (!keepdim) {
-    for (size_t d = 0; d < self_sizes.size(); ++d)
-      if (mask >> d & 1) g = g.unsqueeze(static_cast<int64_t>(d));
-  }
-  return g.expand(self_sizes);
+  return keep_reduced(grad, self_sizes.size(), mask, keepdim).expand(self_sizes);
+}
+
+std::vector<int64_t> mask_dims(DimMask mask, size_t ndim) {
+  std::vector<int64_t> dims;
+  for (size_t d = 0; d < ndim; ++d)
+    if (mask >> d & 1) dims.push_back(static_cast<int64_t>(d));
+  return dims;
 }
 
 int64_t reduced_count(IntArrayRef sizes, DimMask mask) {
@@ -70,6 +85,244 @@ Tensor mean_dim(DispatchKeySet ks, const Tensor& self, std::optional<IntArrayRef
   return out;
 }
 
+// --- prod ---------------------------------------------------------------------------------------------
+
+// The product of the other elements of each element's slice (over `mask`), without dividing by zero:
+// with no zero in the slice it is prod / x; at the slice's only zero it is the product of the rest;
+// anywhere else it is 0.
+Tensor prod_of_others(const Tensor& self, DimMask mask) {
+  const std::vector<int64_t> dims = mask_dims(mask, self.dim());
+  const Tensor is_zero = self.eq(0);
+  const Tensor nonzero = self.masked_fill(is_zero, 1.0);
+  const Tensor prod_nonzero = dims.empty() ? nonzero : nonzero.prod(dims[0], true);
+  Tensor p = prod_nonzero;
+  for (size_t i = 1; i < dims.size(); ++i) p = p.prod(dims[i], true);
+  const Tensor zeros_in_slice = is_zero.to(self.dtype()).sum(dims, /*keepdim=*/true);
+  return mt::where(is_zero, mt::where(zeros_in_slice.eq(1), p, 0.0), mt::where(zeros_in_slice.eq(0), p / nonzero, 0.0));
+}
+
+Tensor prod(DispatchKeySet ks, const Tensor& self, std::optional<ScalarType> dtype) {
+  Tensor out = below_autograd([&] { return ops::prod::redispatch(ks & after_autograd_keyset, self, dtype); });
+  if (compute_requires_grad({self})) {
+    record("ProdBackward0", {self}, {out}, [s = SavedVariable(self)](const variable_list& g) {
+      const Tensor self_v = s.unpack();
+      if (self_v.dim() == 0) return variable_list{g[0].to(self_v.dtype())};
+      const DimMask all = make_dim_mask(std::nullopt, self_v.dim());
+      return variable_list{(g[0].expand(self_v.sizes()) * prod_of_others(self_v, all)).to(self_v.dtype())};
+    });
+  }
+  return out;
+}
+
+Tensor prod_dim_int(DispatchKeySet ks, const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
+  Tensor out =
+      below_autograd([&] { return ops::prod_dim_int::redispatch(ks & after_autograd_keyset, self, dim, keepdim, dtype); });
+  if (compute_requires_grad({self})) {
+    record("ProdBackward1", {self}, {out}, [s = SavedVariable(self), dim, keepdim](const variable_list& g) {
+      const Tensor self_v = s.unpack();
+      if (self_v.dim() == 0) return variable_list{g[0].to(self_v.dtype())};
+      const DimMask mask = make_dim_mask(dim, self_v.dim());
+      return variable_list{
+          (expand_reduced(g[0], self_v.sizes(), mask, keepdim) * prod_of_others(self_v, mask)).to(self_v.dtype())};
+    });
+  }
+  return out;
+}
+
+// --- max, min, amax, amin -----------------------------------------------------------------------------
+
+// The gradient of a reduction that picks a value (max, amax...): shared evenly among the elements of
+// each slice equal to the result (PyTorch's evenly_distribute_backward / scale_grad_by_count).
+Tensor evenly_distributed(const Tensor& grad, const Tensor& self, const Tensor& result, DimMask mask, bool keepdim) {
+  const Tensor picked = self.eq(keep_reduced(result, self.dim(), mask, keepdim)).to(grad.dtype());
+  const std::vector<int64_t> dims = mask_dims(mask, self.dim());
+  const Tensor count = dims.empty() ? picked : picked.sum(dims, /*keepdim=*/true);
+  return keep_reduced(grad, self.dim(), mask, keepdim) * picked / count;
+}
+
+template <typename Op>
+Tensor full_extremum(const char* name, DispatchKeySet ks, const Tensor& self) {
+  Tensor out = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self); });
+  if (compute_requires_grad({self})) {
+    record(name, {self}, {out}, [s = SavedVariable(self)](const variable_list& g) {
+      const Tensor self_v = s.unpack();
+      const Tensor result = Op::call(self_v);
+      return variable_list{evenly_distributed(g[0], self_v, result, make_dim_mask(std::nullopt, self_v.dim()), false)};
+    });
+  }
+  return out;
+}
+
+Tensor max(DispatchKeySet ks, const Tensor& self) { return full_extremum<ops::max>("MaxBackward1", ks, self); }
+Tensor min(DispatchKeySet ks, const Tensor& self) { return full_extremum<ops::min>("MinBackward1", ks, self); }
+
+template <typename Op>
+Tensor extremum_dims(const char* name, DispatchKeySet ks, const Tensor& self, IntArrayRef dim, bool keepdim) {
+  Tensor out = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self, dim, keepdim); });
+  if (compute_requires_grad({self})) {
+    record(name, {self}, {out}, [s = SavedVariable(self), dims = dim.vec(), keepdim](const variable_list& g) {
+      const Tensor self_v = s.unpack();
+      const Tensor result = Op::call(self_v, dims, keepdim);
+      return variable_list{evenly_distributed(g[0], self_v, result, make_dim_mask(IntArrayRef(dims), self_v.dim()), keepdim)};
+    });
+  }
+  return out;
+}
+
+Tensor amax(DispatchKeySet ks, const Tensor& self, IntArrayRef dim, bool keepdim) {
+  return extremum_dims<ops::amax>("AmaxBackward0", ks, self, dim, keepdim);
+}
+Tensor amin(DispatchKeySet ks, const Tensor& self, IntArrayRef dim, bool keepdim) {
+  return extremum_dims<ops::amin>("AminBackward0", ks, self, dim, keepdim);
+}
+
+// max.dim / min.dim: the gradient goes to the index returned (PyTorch's value_selecting_reduction_backward).
+// The indices are saved: they are an integer output, which autograd never tracks.
+template <typename Op>
+std::tuple<Tensor, Tensor> extremum_dim(const char* name, DispatchKeySet ks, const Tensor& self, int64_t dim, bool keepdim) {
+  auto [values, indices] = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self, dim, keepdim); });
+  if (compute_requires_grad({self})) {
+    record(name, {self}, {values},
+           [i = SavedVariable(indices), sizes = self.sizes().vec(), dim, keepdim](const variable_list& g) {
+             if (sizes.empty()) return variable_list{g[0]};
+             const int64_t d = maybe_wrap_dim(dim, static_cast<int64_t>(sizes.size()));
+             const Tensor index = keepdim ? i.unpack() : i.unpack().unsqueeze(d);
+             const Tensor grad = keepdim ? g[0] : g[0].unsqueeze(d);
+             return variable_list{zeros(sizes, g[0].options()).scatter(d, index, grad)};
+           });
+  }
+  return {values, indices};
+}
+
+std::tuple<Tensor, Tensor> max_dim(DispatchKeySet ks, const Tensor& self, int64_t dim, bool keepdim) {
+  return extremum_dim<ops::max_dim>("MaxBackward0", ks, self, dim, keepdim);
+}
+std::tuple<Tensor, Tensor> min_dim(DispatchKeySet ks, const Tensor& self, int64_t dim, bool keepdim) {
+  return extremum_dim<ops::min_dim>("MinBackward0", ks, self, dim, keepdim);
+}
+
+// --- var, std -----------------------------------------------------------------------------------------
+
+// d var / d self = 2 (self - mean) / (N - correction), N the number of elements reduced per result.
+Tensor var_grad(const Tensor& grad, const Tensor& self, DimMask mask, double correction, bool keepdim) {
+  const std::vector<int64_t> dims = mask_dims(mask, self.dim());
+  const double n = static_cast<double>(reduced_count(self.sizes(), mask));
+  const Tensor centered = dims.empty() ? self - self.mean() : self - self.mean(dims, /*keepdim=*/true);
+  return expand_reduced(grad, self.sizes(), mask, keepdim) * centered * (2.0 / (n - correction));
+}
+
+Tensor var_correction(DispatchKeySet ks, const Tensor& self, std::optional<IntArrayRef> dim,
+                      const std::optional<Scalar>& correction, bool keepdim) {
+  Tensor out = below_autograd(
+      [&] { return ops::var_correction::redispatch(ks & after_autograd_keyset, self, dim, correction, keepdim); });
+  if (compute_requires_grad({self})) {
+    record("VarBackward0", {self}, {out},
+           [s = SavedVariable(self), mask = make_dim_mask(dim, self.dim()),
+            c = correction ? correction->toDouble() : 1.0, keepdim](const variable_list& g) {
+             return variable_list{var_grad(g[0], s.unpack(), mask, c, keepdim)};
+           });
+  }
+  return out;
+}
+
+// std = sqrt(var): d std = d var / (2 std), 0 where std is 0.
+Tensor std_correction(DispatchKeySet ks, const Tensor& self, std::optional<IntArrayRef> dim,
+                      const std::optional<Scalar>& correction, bool keepdim) {
+  Tensor out = below_autograd(
+      [&] { return ops::std_correction::redispatch(ks & after_autograd_keyset, self, dim, correction, keepdim); });
+  if (compute_requires_grad({self})) {
+    std::optional<std::vector<int64_t>> dims;
+    if (dim) dims = dim->vec();
+    record("StdBackward0", {self}, {out},
+           [s = SavedVariable(self), dims, correction, keepdim](const variable_list& g) {
+             const Tensor self_v = s.unpack();
+             const std::optional<IntArrayRef> d = dims ? std::optional<IntArrayRef>(IntArrayRef(*dims)) : std::nullopt;
+             const Tensor result = self_v.std(d, correction, keepdim);
+             const Tensor grad_var = mt::where(result.eq(0), 0.0, g[0] / (result * 2.0));
+             return variable_list{var_grad(grad_var, self_v, make_dim_mask(d, self_v.dim()),
+                                           correction ? correction->toDouble() : 1.0, keepdim)};
+           });
+  }
+  return out;
+}
+
+// --- norm ---------------------------------------------------------------------------------------------
+
+// PyTorch's norm_backward: p = 0 has no gradient; p = 1 is sign(self); p = +-inf shares the gradient
+// among the elements of largest (smallest) magnitude; otherwise self |self|^(p-2) / norm^(p-1), which is
+// 0 where the norm is 0.
+Tensor norm_grad(const Tensor& grad, const Tensor& self, double p, DimMask mask, bool keepdim) {
+  const std::vector<int64_t> dims = mask_dims(mask, self.dim());
+  const IntArrayRef dim_ref(dims);
+  const Tensor norm = keep_reduced(self.norm(p, dim_ref, keepdim), self.dim(), mask, keepdim);
+  const Tensor g = keep_reduced(grad, self.dim(), mask, keepdim);
+  if (p == 0) return zeros_like(self);
+  if (p == 1) return g * self.sign();
+  if (std::isinf(p)) {
+    const Tensor picked = self.abs().eq(norm).to(self.dtype());
+    return g * self.sign() * picked / picked.sum(dims, /*keepdim=*/true);
+  }
+  const Tensor scaled = p == 2 ? self : (p < 1 ? mt::where(self.eq(0), 0.0, self * self.abs().pow(p - 2))
+                                               : self * self.abs().pow(p - 2));
+  return mt::where(norm.eq(0), 0.0, g * scaled / (p == 2 ? norm : norm.pow(p - 1)));
+}
+
+Tensor norm_Scalar(DispatchKeySet ks, const Tensor& self, const Scalar& p) {
+  Tensor out = below_autograd([&] { return ops::norm_Scalar::redispatch(ks & after_autograd_keyset, self, p); });
+  if (compute_requires_grad({self})) {
+    record("NormBackward0", {self}, {out}, [s = SavedVariable(self), p = p.toDouble()](const variable_list& g) {
+      const Tensor self_v = s.unpack();
+      return variable_list{norm_grad(g[0], self_v, p, make_dim_mask(std::nullopt, self_v.dim()), false)};
+    });
+  }
+  return out;
+}
+
+Tensor norm_ScalarOpt_dim(DispatchKeySet ks, const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim,
+                          bool keepdim) {
+  Tensor out = below_autograd(
+      [&] { return ops::norm_ScalarOpt_dim::redispatch(ks & after_autograd_keyset, self, p, dim, keepdim); });
+  if (compute_requires_grad({self})) {
+    record("NormBackward1", {self}, {out},
+           [s = SavedVariable(self), p = p ? p->toDouble() : 2.0, mask = make_dim_mask(dim, self.dim()),
+            keepdim](const variable_list& g) { return variable_list{norm_grad(g[0], s.unpack(), p, mask, keepdim)}; });
+  }
+  return out;
+}
+
+Tensor norm_ScalarOpt_dim_dtype(DispatchKeySet ks, const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim,
+                                bool keepdim, ScalarType dtype) {
+  Tensor out = below_autograd([&] {
+    return ops::norm_ScalarOpt_dim_dtype::redispatch(ks & after_autograd_keyset, self, p, dim, keepdim, dtype);
+  });
+  if (compute_requires_grad({self})) {
+    record("NormBackward3", {self}, {out},
+           [s = SavedVariable(self), p = p ? p->toDouble() : 2.0, mask = make_dim_mask(dim, self.dim()),
+            keepdim](const variable_list& g) {
+             const Tensor self_v = s.unpack();
+             return variable_list{norm_grad(g[0].to(self_v.dtype()), self_v, p, mask, keepdim)};
+           });
+  }
+  return out;
+}
+
+// --- logsumexp ----------------------------------------------------------------------------------------
+
+// d logsumexp / d self = exp(self - logsumexp) = softmax over the reduced dims.
+Tensor logsumexp(DispatchKeySet ks, const Tensor& self, IntArrayRef dim, bool keepdim) {
+  Tensor out = below_autograd([&] { return ops::logsumexp::redispatch(ks & after_autograd_keyset, self, dim, keepdim); });
+  if (compute_requires_grad({self})) {
+    record("LogsumexpBackward0", {self}, {out},
+           [s = SavedVariable(self), dims = dim.vec(), keepdim](const variable_list& g) {
+             const Tensor self_v = s.unpack();
+             const DimMask mask = make_dim_mask(IntArrayRef(dims), self_v.dim());
+             const Tensor result = self_v.logsumexp(mask_dims(mask, self_v.dim()), /*keepdim=*/true);
+             return variable_list{keep_reduced(g[0], self_v.dim(), mask, keepdim) * (self_v - result).exp()};
+           });
+  }
+  return out;
+}
+
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, Autograd, m) {
@@ -77,6 +330,20 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("sum.dim_IntList", MT_FN(sum_dim));
   m.impl("mean", MT_FN(mean));
   m.impl("mean.dim", MT_FN(mean_dim));
+  m.impl("prod", MT_FN(prod));
+  m.impl("prod.dim_int", MT_FN(prod_dim_int));
+  m.impl("max", MT_FN(max));
+  m.impl("min", MT_FN(min));
+  m.impl("max.dim", MT_FN(max_dim));
+  m.impl("min.dim", MT_FN(min_dim));
+  m.impl("amax", MT_FN(amax));
+  m.impl("amin", MT_FN(amin));
+  m.impl("var.correction", MT_FN(var_correction));
+  m.impl("std.correction", MT_FN(std_correction));
+  m.impl("norm.Scalar", MT_FN(norm_Scalar));
+  m.impl("norm.ScalarOpt_dim", MT_FN(norm_ScalarOpt_dim));
+  m.impl("norm.ScalarOpt_dim_dtype", MT_FN(norm_ScalarOpt_dim_dtype));
+  m.impl("logsumexp", MT_FN(logsumexp));
 }
 
 }  // namespace mt::autograd

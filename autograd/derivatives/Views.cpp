@@ -1,5 +1,7 @@
-// Derivatives of the view ops: view, expand, transpose, unsqueeze (their gradients are views or
-// reductions of the output's gradient).
+// Derivatives of the view ops: view, expand, transpose, unsqueeze, squeeze, permute (their gradients
+// are views or reductions of the output's gradient), and select, slice, diagonal, as_strided (whose
+// gradients place the output's gradient into zeros of self's shape, with scatter so that they are
+// differentiable again).
 #include "autograd/derivatives/Formulas.h"
 
 namespace mt::autograd {
@@ -46,6 +48,132 @@ Tensor unsqueeze(DispatchKeySet ks, const Tensor& self, int64_t dim) {
   return out;
 }
 
+Tensor squeeze(DispatchKeySet ks, const Tensor& self) {
+  Tensor out = below_autograd([&] { return ops::squeeze::redispatch(ks & after_autograd_keyset, self); });
+  if (compute_requires_grad({self})) {
+    record("SqueezeBackward0", {self}, {out}, [sizes = self.sizes().vec()](const variable_list& g) {
+      return variable_list{g[0].reshape(sizes)};
+    });
+  }
+  return out;
+}
+
+Tensor squeeze_dim(DispatchKeySet ks, const Tensor& self, int64_t dim) {
+  Tensor out = below_autograd([&] { return ops::squeeze_dim::redispatch(ks & after_autograd_keyset, self, dim); });
+  if (compute_requires_grad({self})) {
+    record("SqueezeBackward1", {self}, {out}, [sizes = self.sizes().vec()](const variable_list& g) {
+      return variable_list{g[0].reshape(sizes)};
+    });
+  }
+  return out;
+}
+
+Tensor permute(DispatchKeySet ks, const Tensor& self, IntArrayRef dims) {
+  Tensor out = below_autograd([&] { return ops::permute::redispatch(ks & after_autograd_keyset, self, dims); });
+  if (compute_requires_grad({self})) {
+    std::vector<int64_t> inverse(dims.size());
+    for (size_t i = 0; i < dims.size(); ++i) inverse[maybe_wrap_dim(dims[i], self.dim())] = static_cast<int64_t>(i);
+    record("PermuteBackward0", {self}, {out},
+           [inverse](const variable_list& g) { return variable_list{g[0].permute(inverse)}; });
+  }
+  return out;
+}
+
+Tensor select_int(DispatchKeySet ks, const Tensor& self, int64_t dim, int64_t index) {
+  Tensor out = below_autograd([&] { return ops::select_int::redispatch(ks & after_autograd_keyset, self, dim, index); });
+  if (compute_requires_grad({self})) {
+    const int64_t d = maybe_wrap_dim(dim, self.dim());
+    const int64_t i = index < 0 ? index + self.size(d) : index;
+    record("SelectBackward0", {self}, {out}, [sizes = self.sizes().vec(), d, i](const variable_list& g) {
+      return variable_list{place_along(g[0].unsqueeze(d), sizes, d, arange(i, i + 1, 1, kInt64))};
+    });
+  }
+  return out;
+}
+
+Tensor slice_Tensor(DispatchKeySet ks, const Tensor& self, int64_t dim, std::optional<int64_t> start,
+                    std::optional<int64_t> end, int64_t step) {
+  Tensor out = below_autograd(
+      [&] { return ops::slice_Tensor::redispatch(ks & after_autograd_keyset, self, dim, start, end, step); });
+  if (compute_requires_grad({self})) {
+    const int64_t d = maybe_wrap_dim(dim, self.dim()), n = self.size(d);
+    int64_t first = start.value_or(0);
+    if (first < 0) first += n;
+    first = std::min(std::max<int64_t>(first, 0), n);
+    record("SliceBackward0", {self}, {out},
+           [sizes = self.sizes().vec(), d, first, step, len = out.size(d)](const variable_list& g) {
+             return variable_list{place_along(g[0], sizes, d, arange(len, kInt64) * step + first)};
+           });
+  }
+  return out;
+}
+
+Tensor diagonal(DispatchKeySet ks, const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
+  Tensor out =
+      below_autograd([&] { return ops::diagonal::redispatch(ks & after_autograd_keyset, self, offset, dim1, dim2); });
+  if (compute_requires_grad({self})) {
+    const int64_t d1 = maybe_wrap_dim(dim1, self.dim()), d2 = maybe_wrap_dim(dim2, self.dim());
+    record("DiagonalBackward0", {self}, {out}, [sizes = self.sizes().vec(), offset, d1, d2](const variable_list& g) {
+      // The gradient of the diagonal's last dim goes to the flattened (dim1, dim2) plane, then back in place.
+      const int64_t n1 = sizes[d1], n2 = sizes[d2], len = g[0].size(-1);
+      const int64_t first = std::max<int64_t>(-offset, 0) * n2 + std::max<int64_t>(offset, 0);
+      std::vector<int64_t> plane(g[0].sizes().begin(), g[0].sizes().end() - 1);
+      plane.push_back(n1 * n2);
+      Tensor placed = place_along(g[0], plane, g[0].dim() - 1, arange(len, kInt64) * (n2 + 1) + first);
+      plane.back() = n1;
+      plane.push_back(n2);
+      return variable_list{placed.view(plane).movedim({-2, -1}, {d1, d2})};
+    });
+  }
+  return out;
+}
+
+// The storage positions of the elements of a tensor of this geometry, as an int64 tensor of `sizes`.
+Tensor storage_positions(IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
+  Tensor pos = full({}, offset, kInt64);
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    std::vector<int64_t> shape(sizes.size(), 1);
+    shape[d] = -1;
+    pos = pos + (arange(sizes[d], kInt64) * strides[d]).view(shape);
+  }
+  return pos.expand(sizes);
+}
+
+// The lowest (or highest) storage position a non-empty tensor of this geometry reaches.
+int64_t extreme_position(IntArrayRef sizes, IntArrayRef strides, int64_t offset, bool highest) {
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    const int64_t reach = (sizes[d] - 1) * strides[d];
+    offset += highest ? std::max<int64_t>(0, reach) : std::min<int64_t>(0, reach);
+  }
+  return offset;
+}
+
+// The output's gradient is summed per storage position, then read back at self's positions (self is
+// assumed not to overlap itself, as a tensor made by an op is).
+Tensor as_strided(DispatchKeySet ks, const Tensor& self, IntArrayRef size, IntArrayRef stride,
+                  std::optional<int64_t> storage_offset) {
+  Tensor out = below_autograd(
+      [&] { return ops::as_strided::redispatch(ks & after_autograd_keyset, self, size, stride, storage_offset); });
+  if (compute_requires_grad({self})) {
+    record("AsStridedBackward0", {self}, {out},
+           [sizes = self.sizes().vec(), strides = self.strides().vec(), offset = self.storage_offset(),
+            out_sizes = out.sizes().vec(), out_strides = out.strides().vec(),
+            out_offset = out.storage_offset()](const variable_list& g) {
+             const Tensor z = zeros(sizes, g[0].options());
+             if (g[0].numel() == 0 || z.numel() == 0) return variable_list{z};
+             const int64_t lo = std::min(extreme_position(sizes, strides, offset, false),
+                                         extreme_position(out_sizes, out_strides, out_offset, false));
+             const int64_t extent = std::max(extreme_position(sizes, strides, offset, true),
+                                             extreme_position(out_sizes, out_strides, out_offset, true)) - lo + 1;
+             const Tensor self_pos = storage_positions(sizes, strides, offset - lo).reshape({-1});
+             const Tensor out_pos = storage_positions(out_sizes, out_strides, out_offset - lo).reshape({-1});
+             const Tensor flat = zeros({extent}, g[0].options()).scatter_add(0, out_pos, g[0].reshape({-1}));
+             return variable_list{flat.index_select(0, self_pos).view(sizes)};
+           });
+  }
+  return out;
+}
+
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, Autograd, m) {
@@ -53,6 +181,13 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("expand", MT_FN(expand));
   m.impl("transpose.int", MT_FN(transpose_int));
   m.impl("unsqueeze", MT_FN(unsqueeze));
+  m.impl("squeeze", MT_FN(squeeze));
+  m.impl("squeeze.dim", MT_FN(squeeze_dim));
+  m.impl("permute", MT_FN(permute));
+  m.impl("select.int", MT_FN(select_int));
+  m.impl("slice.Tensor", MT_FN(slice_Tensor));
+  m.impl("diagonal", MT_FN(diagonal));
+  m.impl("as_strided", MT_FN(as_strided));
 }
 
 }  // namespace mt::autograd

@@ -97,6 +97,20 @@ TEST(Gradcheck, MatrixProductsAndTheirCompositions) {
   EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].matmul(x[1]); }, vecs));
 }
 
+// A transposed (column-major) operand has its gradient computed in its own layout, and a product with
+// one row or column takes the GEMV path: both against finite differences.
+TEST(Gradcheck, MatrixProductsWithColumnMajorOperandsAndSingleRows) {
+  const variable_list in{input({1, 3}, 21), input({4, 3}, 22), input({3, 1}, 23), input({4, 2}, 24)};
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[0].mm(x[1].t()); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[2].t().mm(x[1].t()); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[1].t().mm(x[3]); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return x[1].mm(x[2]); }, in));
+  EXPECT_TRUE(gradcheck([](const variable_list& x) { return mt::linear(x[0], x[1], x[3].select(1, 0)); }, in));
+  const Tensor w = input({4, 3}, 25);
+  mt::linear(input({2, 3}, 26), w).sum().backward();
+  EXPECT_TRUE(w.grad().is_contiguous()) << "linear's weight gradient arrives in the weight's layout";
+}
+
 TEST(Gradcheck, SoftmaxAndLogSoftmaxOverEachDim) {
   const variable_list in{input({2, 3, 4}, 21)};
   for (int64_t dim : {0, 1, -1}) {

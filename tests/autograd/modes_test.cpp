@@ -100,4 +100,23 @@ TEST(GradModes, InferenceModeFalseRestoresTheNormalState) {
   EXPECT_TRUE(mt::InferenceMode::is_enabled());
 }
 
+TEST(GradModes, AViewTakenInInferenceModeIsNormalWhenItsBaseIs) {
+  const Tensor x = mt::ones({4});
+  Tensor v;
+  {
+    mt::InferenceMode guard;
+    v = x.view({2, 2});
+    EXPECT_FALSE(v.is_inference()) << "a view shares its base's version counter";
+    v.add_(1);
+  }
+  EXPECT_EQ(x._version(), 1u);
+  Tensor inference_base, inference_view;
+  {
+    mt::InferenceMode guard;
+    inference_base = mt::ones({4});
+  }
+  inference_view = inference_base.view({2, 2});
+  EXPECT_TRUE(inference_view.is_inference()) << "a view of an inference tensor is one, in any mode";
+}
+
 }  // namespace

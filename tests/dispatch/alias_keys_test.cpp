@@ -102,7 +102,7 @@ std::string expected_rows(unsigned m) {
     if (b.direct_autograd) row(b.autograd, b.fallthrough ? "fallthrough [kernel]" : "[kernel]");
     else if (cii && !cea && !b.direct) row(b.autograd, "[math kernel]");
     else if (in(m, AutogradAlias)) row(b.autograd, "[autograd kernel]");
-    else row(b.autograd, "fallthrough [backend fallback]");  // the global Autograd fallthrough
+    else row(b.autograd, "[backend fallback]");  // the global Autograd not-implemented fallback
   }
   return out;
 }
@@ -257,7 +257,7 @@ TEST(AliasKeys, DumpComputedTableNamesTheSourceOfEverySlot) {
             "CUDA: [math kernel]\n"
             "PrivateUse1: [math kernel]\n"
             "Meta: [math kernel]\n"
-            "AutogradCPU: fallthrough [backend fallback]\n"
+            "AutogradCPU: [backend fallback]\n"
             "AutogradCUDA: [math kernel]\n"
             "AutogradPrivateUse1: [math kernel]\n"
             "AutogradMeta: [math kernel]\n");
@@ -333,7 +333,7 @@ TEST(AliasKeys, CompositeImplicitFillsAutogradSlotOnlyWithoutBackendOrExplicitKe
               "Undefined: [default backend kernel]\n"
               "CPU: [default backend kernel]\nCUDA: [default backend kernel]\n"
               "PrivateUse1: [default backend kernel]\nMeta: [default backend kernel]\n" +
-                  mt_test::kAutogradFallthroughRows);
+                  mt_test::kAutogradFallbackRows);
     EXPECT_EQ(op.call(cpu), 40);
     EXPECT_EQ(op.call(meta), 40);
   }

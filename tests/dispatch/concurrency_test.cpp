@@ -126,7 +126,7 @@ TEST(Concurrency, CallsDuringKernelRegistrationAndDeregistrationSeeOnlyRegistere
   EXPECT_EQ(op.call(cpu), 1);
   EXPECT_EQ(op.call(meta), 4);
   EXPECT_EQ(mt_test::backend_rows(op_handle("t_conc_kernels::op")),
-            "CPU: [kernel]\nMeta: [kernel]\n" + mt_test::kAutogradFallthroughRows);
+            "CPU: [kernel]\nMeta: [kernel]\n" + mt_test::kAutogradFallbackRows);
 }
 
 TEST(Concurrency, CallsDuringAliasAndFallbackChurnSeeOnlyValidKernels) {
@@ -178,7 +178,7 @@ TEST(Concurrency, CallsDuringAliasAndFallbackChurnSeeOnlyValidKernels) {
   EXPECT_EQ(on_cpu.invalid.load(), 0);
   EXPECT_EQ(on_pu1.errors.load(), 0);
   EXPECT_EQ(on_pu1.invalid.load(), 0);
-  EXPECT_EQ(mt_test::backend_rows(op_handle("t_conc_alias::op")), "CPU: [kernel]\n" + mt_test::kAutogradFallthroughRows);
+  EXPECT_EQ(mt_test::backend_rows(op_handle("t_conc_alias::op")), "CPU: [kernel]\n" + mt_test::kAutogradFallbackRows);
 }
 
 // A per-op fallthrough registered while calls run: the extractor masks the key before the slot holds

@@ -52,13 +52,13 @@ inline std::string backend_rows(const mt::OperatorHandle& op) {
   return dump_rows(op.dumpComputedTable(), kBackendAndAutogradSlots);
 }
 
-// The Autograd<Backend> rows an operator with no kernel of its own shows: the global fallthrough fallbacks
+// The Autograd<Backend> rows an operator with no kernel of its own shows: the not-implemented fallback
 // that autograd/Fallbacks.cpp registers.
-inline const std::string kAutogradFallthroughRows =
-    "AutogradCPU: fallthrough [backend fallback]\n"
-    "AutogradCUDA: fallthrough [backend fallback]\n"
-    "AutogradPrivateUse1: fallthrough [backend fallback]\n"
-    "AutogradMeta: fallthrough [backend fallback]\n";
+inline const std::string kAutogradFallbackRows =
+    "AutogradCPU: [backend fallback]\n"
+    "AutogradCUDA: [backend fallback]\n"
+    "AutogradPrivateUse1: [backend fallback]\n"
+    "AutogradMeta: [backend fallback]\n";
 
 // Runs `f`, expects it to throw E, and returns the message (empty if nothing or something else was thrown).
 template <typename E, typename F>

@@ -89,13 +89,14 @@ TEST(Fallthrough, BuiltInFallbacksSkipBackendSelectADInplaceOrViewAndAutogradUnt
                                .redispatch(ks & mt::after_ADInplaceOrView_keyset, x);
             }));
   const Tensor t = mt::ones({1});
-  // The tensor has ADInplaceOrView and AutogradCPU and the TLS adds BackendSelect; all three fall through.
+  // The tensor has ADInplaceOrView and AutogradCPU and the TLS adds BackendSelect: the first two fall
+  // through, and the not-implemented Autograd fallback (nothing requires grad) redispatches below itself.
   EXPECT_EQ(op_handle("t_ft_builtin::plain").typed<IntOfTensor>().call(t), raw(DispatchKeySet(DispatchKey::CPU)));
   EXPECT_EQ(mt_test::dump_rows(op_handle("t_ft_builtin::plain").dumpComputedTable(),
                                {DispatchKey::BackendSelect, DispatchKey::ADInplaceOrView, DispatchKey::AutogradCPU}),
             "BackendSelect: fallthrough [backend fallback]\n"
             "ADInplaceOrView: fallthrough [backend fallback]\n"
-            "AutogradCPU: fallthrough [backend fallback]\n");
+            "AutogradCPU: [backend fallback]\n");
   // An operator's own ADInplaceOrView kernel beats the global fallthrough.
   EXPECT_EQ(op_handle("t_ft_builtin::view_tracking").typed<IntOfTensor>().call(t),
             500 + raw(DispatchKeySet(DispatchKey::CPU)));

@@ -62,9 +62,9 @@ TEST(Registration, OrderOfDefAndImplDoesNotChangeTheComputedTable) {
   const std::string expected =
       "CPU: [kernel]\n"
       "AutogradCPU: [kernel]\n"
-      "AutogradCUDA: fallthrough [backend fallback]\n"
-      "AutogradPrivateUse1: fallthrough [backend fallback]\n"
-      "AutogradMeta: fallthrough [backend fallback]\n";
+      "AutogradCUDA: [backend fallback]\n"
+      "AutogradPrivateUse1: [backend fallback]\n"
+      "AutogradMeta: [backend fallback]\n";
   EXPECT_EQ(mt_test::backend_rows(op_handle("t_reg_order::op_a")), expected);
   EXPECT_EQ(op_handle("t_reg_order::op_a").dumpComputedTable(), op_handle("t_reg_order::op_b").dumpComputedTable());
   EXPECT_EQ(call_int("t_reg_order::op_a", mt::ones({1})), 2);
@@ -147,7 +147,7 @@ TEST(Registration, DestroyingALibraryDeregistersEverythingItRegistered) {
     EXPECT_FALSE(entry->hasKernelForDispatchKey(DispatchKey::Autograd));
     EXPECT_FALSE(entry->hasKernelForDispatchKey(DispatchKey::CompositeImplicitAutograd));
     // Only the global Autograd fallthrough fallbacks remain in the backend/autograd slots.
-    EXPECT_EQ(mt_test::backend_rows(*entry), mt_test::kAutogradFallthroughRows) << name;
+    EXPECT_EQ(mt_test::backend_rows(*entry), mt_test::kAutogradFallbackRows) << name;
     EXPECT_EQ(entry->dumpState(), std::string("name: t_reg_destroy::") + name + "\n");
   }
   // The namespace is free again for a new DEF library.

@@ -110,11 +110,12 @@ TEST_F(DispatchTrace, NestedOperatorCallsIndentByDepthAndTheKeySetListsEveryKey)
   });
   int64_t result = 0;
   EXPECT_EQ(traced([&] { result = op_handle("t_trace_nested::outer").typed<IntOfTensor>().call(cpu); }),
-            "[call] t_trace_nested::outer [CPU]\n"
-            "  [call] t_trace_nested::inner [PreDispatch, CPU]\n"
-            "    [redispatch] t_trace_nested::inner [CPU]\n"
-            "  [call] t_trace_nested::inner [PreDispatch, Meta]\n"
-            "    [redispatch] t_trace_nested::inner [Meta]\n");
+            "[call] t_trace_nested::outer [AutogradCPU, CPU]\n"  // autograd's fallback for ops without a formula
+            "  [redispatchBoxed] t_trace_nested::outer [CPU]\n"
+            "    [call] t_trace_nested::inner [PreDispatch, CPU]\n"
+            "      [redispatch] t_trace_nested::inner [CPU]\n"
+            "    [call] t_trace_nested::inner [PreDispatch, Meta]\n"
+            "      [redispatch] t_trace_nested::inner [Meta]\n");
   EXPECT_EQ(result, 11 + 12);
 }
 
@@ -130,9 +131,10 @@ TEST_F(DispatchTrace, DepthIsRestoredWhenAKernelThrows) {
   const Tensor t = mt::ones({1});
   EXPECT_THROW(traced([&] { outer.call(t); }), mt::NotImplementedError);
   // The failed lookup printed nothing; the next call starts unindented again.
-  EXPECT_EQ(out_.str(), "[call] t_trace_throw::outer [CPU]\n");
+  const std::string once = "[call] t_trace_throw::outer [AutogradCPU, CPU]\n  [redispatchBoxed] t_trace_throw::outer [CPU]\n";
+  EXPECT_EQ(out_.str(), once);
   EXPECT_THROW(traced([&] { outer.call(t); }), mt::NotImplementedError);
-  EXPECT_EQ(out_.str(), "[call] t_trace_throw::outer [CPU]\n");
+  EXPECT_EQ(out_.str(), once);
 }
 
 TEST_F(DispatchTrace, EnabledFlagIsReadableAndSwitchable) {

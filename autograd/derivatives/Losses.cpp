@@ -1,0 +1,72 @@
+// Derivatives of the losses with kernels of their own: binary_cross_entropy (self through the op
+// binary_cross_entropy_backward, target as PyTorch's binary_cross_entropy_target_backward) and
+// binary_cross_entropy_backward itself, for second derivatives. The other losses are compositions.
+#include "autograd/derivatives/Formulas.h"
+
+namespace mt::autograd {
+
+namespace {
+
+// w / N for Mean, w otherwise (w = 1 without a weight).
+Tensor scale_of(const Tensor& like, const Tensor& weight, int64_t reduction) {
+  Tensor c = weight.defined() ? weight : ones({}, like.options());
+  if (reduction == Reduction::Mean) c = c / static_cast<double>(like.numel());
+  return c;
+}
+
+Tensor binary_cross_entropy(DispatchKeySet ks, const Tensor& self, const Tensor& target,
+                            const std::optional<Tensor>& weight, int64_t reduction) {
+  Tensor out = below_autograd(
+      [&] { return ops::binary_cross_entropy::redispatch(ks & after_autograd_keyset, self, target, weight, reduction); });
+  if (compute_requires_grad({self, target})) {
+    record("BinaryCrossEntropyBackward0", {self, target}, {out},
+           [s = SavedVariable(self), t = SavedVariable(target), w = SavedVariable(weight ? *weight : Tensor()),
+            reduction, self_rg = requires_grad(self), target_rg = requires_grad(target)](const variable_list& g) {
+             const Tensor self_v = s.unpack(), target_v = t.unpack(), weight_v = w.unpack();
+             const std::optional<Tensor> weight_opt = weight_v.defined() ? std::optional<Tensor>(weight_v) : std::nullopt;
+             // d/dy of -w (y log x + (1 - y) log(1 - x)) = -w (log x - log(1 - x)) = -w logit(x).
+             Tensor grad_target;
+             if (target_rg) {
+               grad_target = sum_to(-(self_v.log() - (-self_v).log1p()) * g[0] * scale_of(self_v, weight_v, reduction),
+                                    target_v.sizes());
+             }
+             return variable_list{
+                 self_rg ? mt::binary_cross_entropy_backward(g[0], self_v, target_v, weight_opt, reduction) : Tensor(),
+                 grad_target};
+           });
+  }
+  return out;
+}
+
+// binary_cross_entropy_backward(go, x, y) = go * c * (x - y) / D, with D = x (1 - x) and c = w (/ N):
+// d/dgo = c (x - y) / D; d/dx = go c (D - (x - y)(1 - 2x)) / D^2; d/dy = -go c / D.
+Tensor binary_cross_entropy_backward(DispatchKeySet ks, const Tensor& grad_output, const Tensor& self,
+                                     const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction) {
+  Tensor out = below_autograd([&] {
+    return ops::binary_cross_entropy_backward::redispatch(ks & after_autograd_keyset, grad_output, self, target, weight,
+                                                          reduction);
+  });
+  if (compute_requires_grad({grad_output, self, target})) {
+    record("BinaryCrossEntropyBackwardBackward0", {grad_output, self, target}, {out},
+           [go = SavedVariable(grad_output), s = SavedVariable(self), t = SavedVariable(target),
+            w = SavedVariable(weight ? *weight : Tensor()), reduction](const variable_list& g) {
+             const Tensor go_v = go.unpack(), x = s.unpack(), y = t.unpack();
+             const Tensor c = scale_of(x, w.unpack(), reduction);
+             const Tensor d = mt::clamp_min((-x + 1) * x, 1e-12);
+             const Tensor gc = g[0] * c;
+             return variable_list{sum_to(gc * (x - y) / d, go_v.sizes()),
+                                  sum_to(gc * go_v * (d - (x - y) * (-x * 2 + 1)) / (d * d), x.sizes()),
+                                  sum_to(-(gc * go_v) / d, y.sizes())};
+           });
+  }
+  return out;
+}
+
+}  // namespace
+
+MT_LIBRARY_IMPL(mt, Autograd, m) {
+  m.impl("binary_cross_entropy", MT_FN(binary_cross_entropy));
+  m.impl("binary_cross_entropy_backward", MT_FN(binary_cross_entropy_backward));
+}
+
+}  // namespace mt::autograd

@@ -1,0 +1,89 @@
+// The derivatives behind the nn functions against finite differences, first and second order:
+// binary_cross_entropy (self and target, weights, every reduction) and its backward op, the losses and
+// layer_norm that are compositions, softmax/log_softmax, and the matrix products.
+#include <cmath>
+
+#include "formulas_test_helpers.h"
+
+namespace {
+
+using mt::Tensor;
+using mt::autograd::variable_list;
+using mt_test::check;
+using mt_test::longs;
+using mt_test::rnd;
+using mt_test::values;
+
+TEST(NnFormulas, BinaryCrossEntropySelfAndTarget) {
+  const variable_list in{rnd({2, 3}, 1, 0.1, 0.9), rnd({2, 3}, 2, 0.0, 1.0)};
+  const Tensor weight = mt::tensor({0.5, 1.0, 2.0}, mt::kFloat64);
+  for (int64_t reduction : {mt::Reduction::None, mt::Reduction::Mean, mt::Reduction::Sum}) {
+    SCOPED_TRACE(reduction);
+    check([reduction](const variable_list& x) { return mt::binary_cross_entropy(x[0], x[1], std::nullopt, reduction); }, in);
+    check([reduction, weight](const variable_list& x) {
+      return mt::binary_cross_entropy(x[0], x[1], weight, reduction);
+    }, in);
+  }
+  // Hand-worked: loss = -(y log x + (1-y) log(1-x)); d/dx = (x - y) / (x (1 - x)); d/dy = log((1-x)/x).
+  const Tensor x = mt::tensor({0.25}, mt::kFloat64).requires_grad_();
+  const Tensor y = mt::tensor({1.0}, mt::kFloat64).requires_grad_();
+  const auto g = mt::autograd::grad({mt::binary_cross_entropy(x, y, std::nullopt, mt::Reduction::Sum)}, {x, y});
+  EXPECT_NEAR(values(g[0])[0], (0.25 - 1.0) / (0.25 * 0.75), 1e-12);
+  EXPECT_NEAR(values(g[1])[0], std::log(0.75 / 0.25), 1e-12);
+  EXPECT_EQ(mt::binary_cross_entropy(x, y).grad_fn()->name(), "BinaryCrossEntropyBackward0");
+}
+
+TEST(NnFormulas, BinaryCrossEntropyBackwardIsDifferentiable) {
+  const variable_list in{rnd({2, 3}, 3), rnd({2, 3}, 4, 0.1, 0.9), rnd({2, 3}, 5, 0.0, 1.0)};
+  check([](const variable_list& x) {
+    return mt::binary_cross_entropy_backward(x[0], x[1], x[2], std::nullopt, mt::Reduction::None);
+  }, in);
+  const variable_list scalar_grad{rnd({}, 6), in[1], in[2]};
+  check([](const variable_list& x) {
+    return mt::binary_cross_entropy_backward(x[0], x[1], x[2], std::nullopt, mt::Reduction::Mean);
+  }, scalar_grad);
+}
+
+TEST(NnFormulas, CompositeLosses) {
+  const variable_list reg{rnd({3, 4}, 7), rnd({3, 4}, 8)};
+  check([](const variable_list& x) { return mt::mse_loss(x[0], x[1]); }, reg);
+  check([](const variable_list& x) { return mt::mse_loss(x[0], x[1], mt::Reduction::None); }, reg);
+  check([](const variable_list& x) { return mt::l1_loss(x[0], x[1], mt::Reduction::Sum); }, reg, /*second=*/false);
+  check([](const variable_list& x) { return mt::binary_cross_entropy_with_logits(x[0], x[1]); }, reg);
+  const Tensor target = longs({0, 3, 1});
+  const variable_list logits{rnd({3, 4}, 9)};
+  check([target](const variable_list& x) { return mt::cross_entropy_loss(x[0], target); }, logits);
+  check([target](const variable_list& x) {
+    return mt::cross_entropy_loss(x[0], target, std::nullopt, mt::Reduction::Sum, -100, 0.1);
+  }, logits);
+  check([target](const variable_list& x) { return mt::nll_loss(x[0].log_softmax(1), target); }, logits);
+}
+
+TEST(NnFormulas, LayerNorm) {
+  const variable_list in{rnd({2, 3, 4}, 10), rnd({4}, 11), rnd({4}, 12)};
+  check([](const variable_list& x) { return mt::layer_norm(x[0], {4}, x[1], x[2]); }, in);
+  check([](const variable_list& x) { return mt::layer_norm(x[0], {3, 4}); }, {in[0]});
+}
+
+TEST(NnFormulas, SoftmaxSecondOrder) {
+  const variable_list in{rnd({2, 3, 4}, 13)};
+  for (int64_t dim : {0, 1, -1}) {
+    check([dim](const variable_list& x) { return x[0].softmax(dim); }, in);
+    check([dim](const variable_list& x) { return x[0].log_softmax(dim); }, in);
+  }
+}
+
+TEST(NnFormulas, MatrixProductsSecondOrder) {
+  const variable_list mats{rnd({2, 3}, 14), rnd({3, 4}, 15)};
+  check([](const variable_list& x) { return x[0].mm(x[1]); }, mats);
+  check([](const variable_list& x) { return mt::addmm(x[0].sum(1), x[1].t(), x[0].t(), 0.5, 2.0); }, mats);
+  check([](const variable_list& x) { return mt::linear(x[0], x[1].t()).relu(); }, mats);
+  const variable_list batches{rnd({2, 2, 3}, 16), rnd({2, 3, 2}, 17)};
+  check([](const variable_list& x) { return x[0].bmm(x[1]); }, batches);
+  check([](const variable_list& x) { return x[0].matmul(x[1].select(0, 1)); }, batches);
+  const variable_list vecs{rnd({3}, 18), rnd({3}, 19)};
+  check([](const variable_list& x) { return x[0].dot(x[1]); }, vecs);
+  check([](const variable_list& x) { return mt::outer(x[0], x[1]); }, vecs);
+}
+
+}  // namespace
