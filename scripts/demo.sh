@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds microtorch (Release) and runs the main demo.
+# Installs what is missing, builds microtorch (Release) and runs the demos: the tour of the dispatcher,
+# then training an MLP (with the no_grad / inference_mode evaluation timings).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install_deps.sh
 build_dir=${BUILD_DIR:-build}
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMT_BUILD_EXAMPLES=ON
-cmake --build "$build_dir" -j "$(nproc)" --target tour
+cmake --build "$build_dir" -j "$(nproc)" --target tour mlp_train
 "$build_dir/examples/tour"
+echo
+"$build_dir/examples/mlp_train"

@@ -1,0 +1,16 @@
+#include "autograd/nn/Activation.h"
+
+#include "ops/Functions.h"
+
+namespace mt::nn {
+
+Tensor ReLU::forward(const Tensor& input) const { return mt::relu(input); }
+
+GELU::GELU(std::string approximate) : approximate_(std::move(approximate)) {
+  // Checked here too, so a typo fails where the model is built rather than at its first forward.
+  MT_CHECK(approximate_ == "none" || approximate_ == "tanh", "approximate argument must be either none or tanh.");
+}
+
+Tensor GELU::forward(const Tensor& input) const { return mt::gelu(input, approximate_); }
+
+}  // namespace mt::nn

@@ -1,0 +1,77 @@
+#include "autograd/optim/Adam.h"
+
+#include <cmath>
+
+#include "autograd/GradMode.h"
+#include "ops/Factories.h"
+#include "ops/Functions.h"
+#include "tensor/Error.h"
+
+namespace mt::optim {
+
+Adam::Adam(std::vector<Tensor> params, AdamOptions options) : Adam(std::move(params), options, false) {}
+
+Adam::Adam(std::vector<Tensor> params, AdamOptions options, bool decoupled_weight_decay)
+    : Optimizer(std::move(params)),
+      options_(options),
+      decoupled_weight_decay_(decoupled_weight_decay),
+      state_(params_.size()) {
+  MT_CHECK_VALUE(options.lr >= 0, "Invalid learning rate: ", options.lr);
+  MT_CHECK_VALUE(options.eps >= 0, "Invalid epsilon value: ", options.eps);
+  MT_CHECK_VALUE(options.betas.first >= 0 && options.betas.first < 1,
+                 "Invalid beta parameter at index 0: ", options.betas.first);
+  MT_CHECK_VALUE(options.betas.second >= 0 && options.betas.second < 1,
+                 "Invalid beta parameter at index 1: ", options.betas.second);
+  MT_CHECK_VALUE(options.weight_decay >= 0, "Invalid weight_decay value: ", options.weight_decay);
+}
+
+AdamW::AdamW(std::vector<Tensor> params, AdamWOptions o)
+    : Adam(std::move(params), AdamOptions{o.lr, o.betas, o.eps, o.weight_decay, o.amsgrad}, true) {}
+
+// All in place on the parameter and its state; the first step allocates the state, later ones nothing.
+// PyTorch's addcmul_/addcdiv_ are composed from an _out op into the scratch tensor and add_.
+void Adam::step() {
+  NoGradGuard no_grad;
+  const auto& o = options_;
+  const auto [beta1, beta2] = o.betas;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    Tensor& p = params_[i];
+    const Tensor& grad = p.grad();
+    if (!grad.defined()) continue;
+    ParamState& s = state_[i];
+    if (s.step == 0) {
+      s.exp_avg = mt::zeros_like(p);
+      s.exp_avg_sq = mt::zeros_like(p);
+      if (o.amsgrad) s.max_exp_avg_sq = mt::zeros_like(p);
+      s.scratch = mt::empty_like(p);
+    }
+    ++s.step;
+
+    const Tensor* g = &grad;
+    if (o.weight_decay != 0) {
+      if (decoupled_weight_decay_) {
+        p.mul_(1 - o.lr * o.weight_decay);
+      } else {
+        mt::add_out(s.scratch, grad, p, o.weight_decay);
+        g = &s.scratch;
+      }
+    }
+    s.exp_avg.mul_(beta1).add_(*g, 1 - beta1);
+    mt::mul_out(s.scratch, *g, *g);  // g may be the scratch itself: elementwise, same index
+    s.exp_avg_sq.mul_(beta2).add_(s.scratch, 1 - beta2);
+
+    const Tensor* v = &s.exp_avg_sq;
+    if (o.amsgrad) {
+      mt::maximum_out(s.max_exp_avg_sq, s.max_exp_avg_sq, s.exp_avg_sq);
+      v = &s.max_exp_avg_sq;
+    }
+    const double bias_correction1 = 1 - std::pow(beta1, static_cast<double>(s.step));
+    const double bias_correction2 = 1 - std::pow(beta2, static_cast<double>(s.step));
+    mt::sqrt_out(s.scratch, *v);
+    s.scratch.div_(std::sqrt(bias_correction2)).add_(o.eps);  // the denominator
+    mt::div_out(s.scratch, s.exp_avg, s.scratch);
+    p.add_(s.scratch, -o.lr / bias_correction1);
+  }
+}
+
+}  // namespace mt::optim

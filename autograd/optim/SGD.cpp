@@ -1,0 +1,54 @@
+#include "autograd/optim/SGD.h"
+
+#include "autograd/GradMode.h"
+#include "ops/Factories.h"
+#include "ops/Functions.h"
+#include "tensor/Error.h"
+
+namespace mt::optim {
+
+SGD::SGD(std::vector<Tensor> params, SGDOptions options)
+    : Optimizer(std::move(params)), options_(options), momentum_buffers_(params_.size()), scratch_(params_.size()) {
+  MT_CHECK_VALUE(options.lr >= 0, "Invalid learning rate: ", options.lr);
+  MT_CHECK_VALUE(options.momentum >= 0, "Invalid momentum value: ", options.momentum);
+  MT_CHECK_VALUE(options.weight_decay >= 0, "Invalid weight_decay value: ", options.weight_decay);
+  MT_CHECK_VALUE(!options.nesterov || (options.momentum > 0 && options.dampening == 0),
+                 "Nesterov momentum requires a momentum and zero dampening");
+}
+
+// Every update is an in-place op on the parameter or on per-parameter state, so a step allocates
+// nothing after the first (which creates the momentum buffers and scratch tensors).
+void SGD::step() {
+  NoGradGuard no_grad;
+  const auto& o = options_;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    Tensor& p = params_[i];
+    const Tensor& grad = p.grad();
+    if (!grad.defined()) continue;
+    const Tensor* g = &grad;
+    Tensor& scratch = scratch_[i];
+    if (o.weight_decay != 0) {
+      if (!scratch.defined()) scratch = mt::empty_like(p);
+      mt::add_out(scratch, grad, p, o.weight_decay);
+      g = &scratch;
+    }
+    if (o.momentum != 0) {
+      Tensor& buf = momentum_buffers_[i];
+      if (!buf.defined()) {
+        buf = g->clone();
+      } else {
+        buf.mul_(o.momentum).add_(*g, 1 - o.dampening);
+      }
+      if (o.nesterov) {
+        if (!scratch.defined()) scratch = mt::empty_like(p);
+        mt::add_out(scratch, *g, buf, o.momentum);  // may read and write scratch: elementwise, same index
+        g = &scratch;
+      } else {
+        g = &buf;
+      }
+    }
+    p.add_(*g, -o.lr);
+  }
+}
+
+}  // namespace mt::optim

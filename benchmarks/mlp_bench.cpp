@@ -1,0 +1,45 @@
+// The training and inference step of a 784-128-10 MLP (ReLU, cross-entropy, SGD), the same work as the
+// libtorch yardstick's BM_MLPTrainStep / BM_MLPInference: zero_grad, forward, backward, step; and the
+// forward alone under inference mode.
+#include <benchmark/benchmark.h>
+#include <microtorch/microtorch.h>
+
+namespace {
+
+struct Net : mt::nn::Module {
+  Net(int64_t in, int64_t hidden, int64_t out, mt::Generator* g)
+      : fc1(register_module("fc1", std::make_shared<mt::nn::Linear>(in, hidden, true, g))),
+        fc2(register_module("fc2", std::make_shared<mt::nn::Linear>(hidden, out, true, g))) {}
+  mt::Tensor forward(const mt::Tensor& x) const { return fc2->forward(mt::relu(fc1->forward(x))); }
+  std::shared_ptr<mt::nn::Linear> fc1, fc2;
+};
+
+void BM_MLPTrainStep(benchmark::State& state) {
+  const int64_t batch = state.range(0);
+  mt::Generator g(0);
+  Net net(784, 128, 10, &g);
+  mt::optim::SGD sgd(net.parameters(), {.lr = 0.01});
+  const mt::Tensor x = mt::randn({batch, 784}, &g);
+  const mt::Tensor y = mt::randint(0, 10, {batch}, &g);
+  for (auto _ : state) {
+    sgd.zero_grad();
+    const mt::Tensor loss = mt::cross_entropy_loss(net.forward(x), y);
+    loss.backward();
+    sgd.step();
+  }
+  state.SetItemsProcessed(state.iterations() * batch);
+}
+BENCHMARK(BM_MLPTrainStep)->Arg(1)->Arg(64);
+
+void BM_MLPInference(benchmark::State& state) {
+  const int64_t batch = state.range(0);
+  mt::Generator g(0);
+  Net net(784, 128, 10, &g);
+  const mt::Tensor x = mt::randn({batch, 784}, &g);
+  mt::InferenceMode guard;
+  for (auto _ : state) benchmark::DoNotOptimize(net.forward(x));
+  state.SetItemsProcessed(state.iterations() * batch);
+}
+BENCHMARK(BM_MLPInference)->Arg(1)->Arg(64);
+
+}  // namespace
