@@ -28,3 +28,4 @@
 #include "autograd/nn/Serialize.h"
 #include "autograd/optim/Adam.h"
 #include "autograd/optim/SGD.h"
+#include "functorch/Vmap.h"

@@ -1,0 +1,58 @@
+#pragma once
+// What the batching rules share: finding the tensors batched at the current level on a boxed stack,
+// calling an op below the Batched key, and the checks whose messages must read like PyTorch's.
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "dispatch/Dispatcher.h"
+#include "dispatch/Library.h"
+#include "functorch/BatchedTensorImpl.h"
+
+namespace mt::functorch {
+
+// Whether any Tensor or Tensor[] argument among `args[0..n)` is batched at `level`.
+bool any_batched_at_level(const IValue* args, size_t n, int64_t level);
+// Calls `op` on the stack as it is with FuncTorchBatched excluded (nothing is batched at this level).
+void call_unbatched(const OperatorHandle& op, Stack* stack);
+// Whether the op writes into its first argument and returns it (add_, copy_, ...).
+inline bool is_inplace(const FunctionSchema& schema) {
+  return !schema.arguments.empty() && schema.arguments[0].alias && schema.arguments[0].alias->is_write &&
+         !schema.arguments[0].kwarg_only;
+}
+// An in-place op can write a batch into `self` only when `self` is batched at this level.
+void check_inplace_self_batched(const FunctionSchema& schema, const IValue* args, size_t n, int64_t level);
+
+// The first `n_args` arguments of a boxed call sit at the top of the stack.
+inline IValue* arguments_of(const OperatorHandle& op, Stack* stack) {
+  return stack->data() + stack->size() - op.schema().arguments.size();
+}
+// Replaces the arguments on the stack by one result.
+inline void return_one(const OperatorHandle& op, Stack* stack, IValue result) {
+  stack->erase(stack->end() - op.schema().arguments.size(), stack->end());
+  stack->push_back(std::move(result));
+}
+// Wraps every Tensor (and Tensor[] element) result on top of the stack as batched at `bdim`.
+void wrap_results(const OperatorHandle& op, Stack* stack, int64_t bdim, int64_t level);
+
+// `d` (a logical dim of a tensor of logical rank `logical_rank`) as a dim of the value with its batch
+// dim at the front.
+inline int64_t physical_dim(int64_t d, int64_t logical_rank) { return maybe_wrap_dim(d, logical_rank) + 1; }
+
+// The rule of an op with one tensor argument `self` whose other arguments name logical dims (dim,
+// dim0, start_dim, ...): move the batch dim to the front, shift those dims by one, call the op, and
+// return its results batched at dim 0.
+struct DimRule {
+  std::vector<std::string_view> dim_args;
+  // Dims wrap against the logical rank plus this (unsqueeze: 1, a dim may name the new last one).
+  int64_t extra_rank = 0;
+  // A reduction: None (or []) means every logical dim, and a 0-dim self reduces like a 1-element one.
+  bool reduction = false;
+};
+void register_dim_rule(Library& m, const char* op_name, DimRule rule);
+
+// `t` as a value with the batch at the front: its own batch dim, or an expansion to the batch (no copy).
+Tensor batch_at_front(const Tensor& t, int64_t level, int64_t batch_size);
+
+}  // namespace mt::functorch

@@ -1,0 +1,95 @@
+// Batching rules of the indexing ops and tril/triu. gather and scatter need all their tensors to have
+// the same rank and sizes, so every tensor gets the batch at the front (an unbatched one is expanded to
+// the batch, which costs no memory) and `dim` moves past it. index_select's index is a vector per
+// sample: a batched index becomes a gather. one_hot adds a trailing dim.
+#include "dispatch/Library.h"
+#include "functorch/VmapInterpreter.h"
+#include "functorch/batching/BatchingHelpers.h"
+#include "ops/Functions.h"
+
+namespace mt::functorch {
+
+namespace {
+
+// Every tensor argument batched at the front, the `dim` argument (if any) shifted past the batch.
+void all_batched_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  const VmapInterpreter& vmap = current_vmap_interpreter();
+  const FunctionSchema& schema = op.schema();
+  const size_t n = schema.arguments.size();
+  IValue* args = arguments_of(op, stack);
+  if (!any_batched_at_level(args, n, vmap.level())) return call_unbatched(op, stack);
+  const bool inplace = is_inplace(schema);
+  if (inplace) check_inplace_self_batched(schema, args, n, vmap.level());
+  const IValue self = args[0];
+  const int64_t rank = args[0].toTensorRef().dim();
+  ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);  // only values are touched below
+  for (size_t i = 0; i < n; ++i) {
+    if (args[i].isTensor()) {
+      args[i] = batch_at_front(args[i].toTensorRef(), vmap.level(), vmap.batch_size());
+    } else if (schema.arguments[i].name == "dim") {
+      args[i] = physical_dim(args[i].toInt(), rank);
+    }
+  }
+  op.callBoxed(stack);
+  if (inplace) {
+    stack->back() = self;
+    return;
+  }
+  wrap_results(op, stack, 0, vmap.level());
+}
+
+// index_select(self, dim, index): a shared index selects from each sample; a batched one is a gather
+// with the index spread over the sample's other dims.
+void index_select_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  const VmapInterpreter& vmap = current_vmap_interpreter();
+  IValue* args = arguments_of(op, stack);
+  if (!any_batched_at_level(args, 3, vmap.level())) return call_unbatched(op, stack);
+  const Tensor& self = args[0].toTensorRef();
+  const Tensor& index = args[2].toTensorRef();
+  MT_CHECK_INDEX(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  const int64_t rank = std::max<int64_t>(self.dim(), 1);
+  const int64_t dim = physical_dim(args[1].toInt(), rank);
+  Tensor result;
+  {
+    ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);
+    Tensor self_ = batch_at_front(self, vmap.level(), vmap.batch_size());
+    if (self.dim() == 0) self_ = self_.unsqueeze(1);
+    if (!is_batched_at_level(index, vmap.level())) {
+      result = mt::index_select(self_, dim, index);
+    } else {
+      const Tensor idx = batch_at_front(index, vmap.level(), vmap.batch_size()).reshape({vmap.batch_size(), -1});
+      std::vector<int64_t> view(static_cast<size_t>(rank) + 1, 1), sizes = self_.sizes().vec();
+      view[0] = vmap.batch_size();
+      view[dim] = sizes[dim] = idx.size(1);
+      result = mt::gather(self_, dim, idx.view(view).expand(sizes));
+    }
+    if (self.dim() == 0) result = result.squeeze(1);
+  }
+  return_one(op, stack, make_batched(std::move(result), 0, vmap.level()));
+}
+
+// one_hot appends the class dim, so the batch dim stays where it is; num_classes=-1 would infer the
+// count from the whole batch instead of each sample, so it must be given.
+void one_hot_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  const int64_t level = current_vmap_interpreter().level();
+  IValue* args = arguments_of(op, stack);
+  if (!is_batched_at_level(args[0].toTensorRef(), level)) return call_unbatched(op, stack);
+  MT_CHECK(args[1].toInt() != -1, "vmap: We cannot infer num_classes with vmap; please specify num_classes "
+           "explicitly (one_hot(self, num_classes)).");
+  auto [value, bdim] = unwrap_at_level(args[0].toTensorRef(), level);
+  args[0] = std::move(value);
+  call_unbatched(op, stack);
+  wrap_results(op, stack, *bdim, level);
+}
+
+}  // namespace
+
+MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
+  m.impl("one_hot", CppFunction::makeFromBoxedFunction<&one_hot_rule>());
+  for (const char* name : {"gather", "scatter.src", "scatter.value", "scatter_.src", "scatter_.value", "scatter_add",
+                           "scatter_add_", "tril", "tril_", "triu", "triu_"})
+    m.impl(name, CppFunction::makeFromBoxedFunction<&all_batched_rule>());
+  m.impl("index_select", CppFunction::makeFromBoxedFunction<&index_select_rule>());
+}
+
+}  // namespace mt::functorch

@@ -1,0 +1,43 @@
+// Batching rules of the losses that are not compositions (most are, and need none): the loss of
+// every sample without reduction, then each sample's reduction over its own elements.
+#include "dispatch/Library.h"
+#include "functorch/VmapInterpreter.h"
+#include "functorch/batching/BatchingHelpers.h"
+#include "ops/Functions.h"
+
+namespace mt::functorch {
+
+namespace {
+
+// binary_cross_entropy(self, target, weight?, reduction): self and target must have the same size,
+// so both get the batch; a batched weight broadcasts from behind the batch dim.
+void binary_cross_entropy_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  const VmapInterpreter& vmap = current_vmap_interpreter();
+  IValue* args = arguments_of(op, stack);
+  if (!any_batched_at_level(args, 3, vmap.level())) return call_unbatched(op, stack);
+  const int64_t reduction = args[3].toInt();
+  const int64_t rank = args[0].toTensorRef().dim();
+  ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);  // only values are touched below
+  args[0] = batch_at_front(args[0].toTensorRef(), vmap.level(), vmap.batch_size());
+  args[1] = batch_at_front(args[1].toTensorRef(), vmap.level(), vmap.batch_size());
+  if (args[2].isTensor()) {
+    auto [weight, bdim] = unwrap_at_level(args[2].toTensorRef(), vmap.level());
+    args[2] = bdim ? pad_to_logical_rank(move_bdim_to_front(weight, bdim), rank) : weight;
+  }
+  args[3] = int64_t{Reduction::None};
+  op.callBoxed(stack);
+  Tensor loss = stack->back().toTensor();
+  if (reduction != Reduction::None) {
+    const Tensor rows = loss.reshape({vmap.batch_size(), -1});
+    loss = reduction == Reduction::Sum ? mt::sum(rows, {1}) : mt::mean(rows, {1});
+  }
+  stack->back() = make_batched(std::move(loss), 0, vmap.level());
+}
+
+}  // namespace
+
+MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
+  m.impl("binary_cross_entropy", CppFunction::makeFromBoxedFunction<&binary_cross_entropy_rule>());
+}
+
+}  // namespace mt::functorch

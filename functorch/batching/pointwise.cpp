@@ -1,0 +1,129 @@
+// Batching rules of the pointwise ops, all from one boxed rule:
+// - one tensor argument (unary ops, Scalar overloads, *_like): apply the op to the value, same bdim;
+// - several: move each batch dim to the front and pad the batched arguments to the largest logical
+//   rank (Tensor[B, 3] + Tensor[2, 5, 3] -> Tensor[B, 1, 1, 3] + Tensor[2, 5, 3]), so ordinary
+//   broadcasting lines the logical dims up; the result is batched at dim 0.
+// In-place ops write through those views into self's value and return self.
+#include "dispatch/Library.h"
+#include "dispatch/LocalDispatchKeySet.h"
+#include "functorch/VmapInterpreter.h"
+#include "functorch/batching/BatchingHelpers.h"
+#include "ops/Functions.h"
+#include "tensor/TypePromotion.h"
+
+namespace mt::functorch {
+
+namespace {
+
+// The arguments that take part in type promotion (not where's condition or masked_fill's mask).
+bool promotes(const std::string& name) { return name == "self" || name == "other" || name == "exponent"; }
+
+// A batched logical scalar promotes as a 0-dim tensor, but its value has a dim: the physical call
+// would let its dtype win (float64 scalar + float32 vector -> float64, not float32). The dtype the
+// logical call computes in, when the values need a cast to it.
+std::optional<ScalarType> logical_compute_dtype(const FunctionSchema& schema, const IValue* args, int64_t level,
+                                                int64_t logical_rank) {
+  if (logical_rank == 0) return std::nullopt;
+  ResultTypeState state;
+  bool batched_scalar = false;
+  for (size_t i = 0; i < schema.arguments.size(); ++i) {
+    if (!args[i].isTensor() || !promotes(schema.arguments[i].name)) continue;
+    const Tensor& t = args[i].toTensorRef();
+    batched_scalar = batched_scalar || (t.dim() == 0 && is_batched_at_level(t, level));
+    state = update_result_type_state(t, state);
+  }
+  if (!batched_scalar) return std::nullopt;
+  return result_type(state);
+}
+
+// `ExpandSelf`: the result has self's shape (masked_fill), so an unbatched self is first expanded
+// to the batch.
+template <bool ExpandSelf>
+void pointwise_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  const VmapInterpreter& vmap = current_vmap_interpreter();
+  const int64_t level = vmap.level();
+  const FunctionSchema& schema = op.schema();
+  const size_t n = schema.arguments.size();
+  IValue* args = arguments_of(op, stack);
+  int64_t n_tensors = 0, n_batched = 0, logical_rank = 0;
+  size_t batched_arg = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!args[i].isTensor()) continue;
+    const Tensor& t = args[i].toTensorRef();
+    ++n_tensors;
+    logical_rank = std::max(logical_rank, t.dim());
+    if (is_batched_at_level(t, level)) {
+      ++n_batched;
+      batched_arg = i;
+    }
+  }
+  if (n_batched == 0) return call_unbatched(op, stack);
+  const bool inplace = is_inplace(schema);
+  if (inplace) check_inplace_self_batched(schema, args, n, level);
+  const IValue self = args[0];
+
+  // Below here only values are touched: ops on them skip this level's rules.
+  ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);
+  int64_t out_bdim = 0;
+  if (n_tensors == 1) {
+    auto [value, bdim] = unwrap_at_level(args[batched_arg].toTensorRef(), level);
+    args[batched_arg] = std::move(value);
+    out_bdim = *bdim;
+  } else {
+    const std::optional<ScalarType> dtype =
+        inplace ? std::nullopt : logical_compute_dtype(schema, args, level, logical_rank);
+    for (size_t i = 0; i < n; ++i) {
+      if (!args[i].isTensor()) continue;
+      const bool cast = dtype && promotes(schema.arguments[i].name) && args[i].toTensorRef().dim() == 0 &&
+                        args[i].toTensorRef().dtype() != *dtype;
+      auto [value, bdim] = unwrap_at_level(args[i].toTensorRef(), level);
+      if (cast && bdim) value = value.to(*dtype);
+      if (!bdim && !(ExpandSelf && i == 0)) continue;
+      Tensor front = move_bdim_to_front(value, bdim);
+      if (!bdim) {
+        SmallVector<int64_t, 6> sizes{vmap.batch_size()};
+        for (int64_t s : value.sizes()) sizes.push_back(s);
+        front = value.expand(sizes);
+      }
+      args[i] = pad_to_logical_rank(front, logical_rank);
+    }
+  }
+  op.callBoxed(stack);
+  if (inplace) {
+    stack->back() = self;
+    return;
+  }
+  wrap_results(op, stack, out_bdim, level);
+}
+
+constexpr const char* kPointwiseOps[] = {
+    // unary, and pointwise ops with one tensor argument
+    "neg", "abs", "sign", "exp", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "relu", "gelu",
+    "silu", "logical_not", "clamp", "clamp_min", "clamp_max", "pow.Tensor_Scalar", "pow.Scalar", "add.Scalar",
+    "sub.Scalar", "mul.Scalar", "div.Scalar", "eq.Scalar", "ne.Scalar", "lt.Scalar", "le.Scalar", "gt.Scalar",
+    "ge.Scalar", "where.Scalar", "clone", "detach", "_to_copy", "empty_like", "zeros_like", "ones_like",
+    "full_like", "_nll_loss_check_target" /* checks each target entry */,
+    // several tensor arguments, broadcasting
+    "add.Tensor", "sub.Tensor", "mul.Tensor", "div.Tensor", "div.Tensor_mode", "pow.Tensor_Tensor", "maximum",
+    "minimum", "clamp.Tensor", "clamp_min.Tensor", "clamp_max.Tensor", "eq.Tensor", "ne.Tensor", "lt.Tensor",
+    "le.Tensor", "gt.Tensor", "ge.Tensor", "logical_and", "logical_or", "where.self", "where.ScalarSelf",
+    "where.ScalarOther",
+    // in-place
+    "neg_", "abs_", "sign_", "exp_", "log_", "log1p_", "sqrt_", "rsqrt_", "sin_", "cos_", "tanh_", "sigmoid_",
+    "relu_", "gelu_", "silu_", "logical_not_", "clamp_", "clamp_.Tensor", "clamp_min_", "clamp_min_.Tensor",
+    "clamp_max_", "clamp_max_.Tensor", "pow_.Scalar", "pow_.Tensor", "add_.Tensor", "add_.Scalar", "sub_.Tensor",
+    "sub_.Scalar", "mul_.Tensor", "mul_.Scalar", "div_.Tensor", "div_.Tensor_mode", "div_.Scalar", "eq_.Tensor",
+    "eq_.Scalar", "ne_.Tensor", "ne_.Scalar", "lt_.Tensor", "lt_.Scalar", "le_.Tensor", "le_.Scalar", "gt_.Tensor",
+    "gt_.Scalar", "ge_.Tensor", "ge_.Scalar", "logical_and_", "logical_or_", "fill_.Scalar", "zero_", "copy_",
+    "masked_fill_.Scalar", "masked_fill_.Tensor",
+};
+
+}  // namespace
+
+MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
+  for (const char* name : kPointwiseOps) m.impl(name, CppFunction::makeFromBoxedFunction<&pointwise_rule<false>>());
+  for (const char* name : {"masked_fill.Scalar", "masked_fill.Tensor"})
+    m.impl(name, CppFunction::makeFromBoxedFunction<&pointwise_rule<true>>());
+}
+
+}  // namespace mt::functorch

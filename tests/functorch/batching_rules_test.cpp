@@ -1,0 +1,314 @@
+// Every batching rule against the loop of the unbatched op, with the batch dim at different positions
+// and unbatched arguments. The fixture fails a test whose vmap fell back to the loop, so each case
+// proves that its rule (or decomposition) ran.
+#include <gtest/gtest.h>
+
+#include "functorch/BatchedFallback.h"
+#include "vmap_test_helpers.h"
+
+namespace {
+
+using mt::Tensor;
+using mt_test::Dims;
+using mt_test::Fn;
+using Inputs = std::vector<Tensor>;
+constexpr auto None = std::nullopt;
+
+class BatchingRules : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    previous_ = mt::functorch::set_vmap_fallback_warning_handler([this](const std::string& m) { fallbacks_.push_back(m); });
+  }
+  void TearDown() override {
+    mt::functorch::set_vmap_fallback_warning_handler(previous_);
+    EXPECT_TRUE(fallbacks_.empty()) << fallbacks_.front();
+  }
+  // One input [B at in_dim, rest...] for every in_dim in {0, 1, -1}, each against the loop.
+  void check_unary(const Fn& f, std::vector<int64_t> sample = {3, 5}, int64_t batch = 4) {
+    for (int64_t in_dim : {int64_t{0}, int64_t{1}, int64_t{-1}}) {
+      if (in_dim > static_cast<int64_t>(sample.size())) continue;
+      std::vector<int64_t> sizes = sample;
+      const int64_t pos = in_dim < 0 ? static_cast<int64_t>(sizes.size()) + 1 + in_dim : in_dim;
+      sizes.insert(sizes.begin() + pos, batch);
+      SCOPED_TRACE("in_dim " + std::to_string(in_dim));
+      mt_test::expect_vmap_matches_loop(f, {mt::randn(sizes)}, Dims{in_dim});
+    }
+  }
+  void check(const Fn& f, const Inputs& inputs, const Dims& in_dims, int64_t out_dim = 0) {
+    mt_test::expect_vmap_matches_loop(f, inputs, in_dims, out_dim);
+  }
+
+ private:
+  std::vector<std::string> fallbacks_;
+  mt::functorch::VmapWarningHandler previous_;
+};
+
+Tensor pos(const Tensor& t) { return mt::add(mt::abs(t), 0.5); }
+
+TEST_F(BatchingRules, UnaryPointwiseKeepTheBatchDim) {
+  const std::vector<Fn> fns = {
+      [](const Inputs& a) { return mt::neg(a[0]); },          [](const Inputs& a) { return mt::abs(a[0]); },
+      [](const Inputs& a) { return mt::sign(a[0]); },         [](const Inputs& a) { return mt::exp(a[0]); },
+      [](const Inputs& a) { return mt::log(pos(a[0])); },     [](const Inputs& a) { return mt::log1p(pos(a[0])); },
+      [](const Inputs& a) { return mt::sqrt(pos(a[0])); },    [](const Inputs& a) { return mt::rsqrt(pos(a[0])); },
+      [](const Inputs& a) { return mt::sin(a[0]); },          [](const Inputs& a) { return mt::cos(a[0]); },
+      [](const Inputs& a) { return mt::tanh(a[0]); },         [](const Inputs& a) { return mt::sigmoid(a[0]); },
+      [](const Inputs& a) { return mt::relu(a[0]); },         [](const Inputs& a) { return mt::gelu(a[0], "tanh"); },
+      [](const Inputs& a) { return mt::silu(a[0]); },         [](const Inputs& a) { return mt::clone(a[0]); },
+      [](const Inputs& a) { return mt::clamp(a[0], std::optional<mt::Scalar>(-0.5), std::optional<mt::Scalar>(0.5)); },
+      [](const Inputs& a) { return mt::pow(a[0], 2); },       [](const Inputs& a) { return mt::pow(2.0, a[0]); },
+      [](const Inputs& a) { return mt::add(a[0], 1.5); },     [](const Inputs& a) { return mt::sub(a[0], 1.5); },
+      [](const Inputs& a) { return mt::mul(a[0], 3); },       [](const Inputs& a) { return mt::div(a[0], 4); },
+      [](const Inputs& a) { return mt::gt(a[0], 0.1); },      [](const Inputs& a) { return mt::eq(a[0], a[0]); },
+      [](const Inputs& a) { return mt::logical_not(mt::lt(a[0], 0)); },
+      [](const Inputs& a) { return mt::zeros_like(a[0]); },   [](const Inputs& a) { return mt::ones_like(a[0]); },
+      [](const Inputs& a) { return a[0].to(mt::kFloat64); },  [](const Inputs& a) { return a[0].contiguous(); },
+      [](const Inputs& a) { return mt::where(mt::gt(a[0], 0), 1.0, -1.0); },
+  };
+  for (size_t i = 0; i < fns.size(); ++i) {
+    SCOPED_TRACE("function " + std::to_string(i));
+    check_unary(fns[i]);
+  }
+}
+
+TEST_F(BatchingRules, BinaryPointwiseBroadcastAcrossBatchedAndUnbatchedArguments) {
+  const std::vector<Fn> fns = {
+      [](const Inputs& a) { return mt::add(a[0], a[1]); },
+      [](const Inputs& a) { return mt::add(a[0], a[1], 2); },
+      [](const Inputs& a) { return mt::sub(a[0], a[1]); },
+      [](const Inputs& a) { return mt::mul(a[0], a[1]); },
+      [](const Inputs& a) { return mt::div(a[0], pos(a[1])); },
+      [](const Inputs& a) { return mt::div(a[0], pos(a[1]), "floor"); },
+      [](const Inputs& a) { return mt::pow(pos(a[0]), a[1]); },
+      [](const Inputs& a) { return mt::maximum(a[0], a[1]); },
+      [](const Inputs& a) { return mt::minimum(a[0], a[1]); },
+      [](const Inputs& a) { return mt::lt(a[0], a[1]); },
+      [](const Inputs& a) { return mt::ge(a[0], a[1]); },
+      [](const Inputs& a) { return mt::ne(a[0], a[1]); },
+      [](const Inputs& a) { return mt::logical_and(mt::gt(a[0], 0), mt::gt(a[1], 0)); },
+      [](const Inputs& a) { return mt::where(mt::gt(a[0], a[1]), a[0], a[1]); },
+      [](const Inputs& a) { return mt::where(mt::gt(a[1], 0), 2.0, a[0]); },
+      [](const Inputs& a) { return mt::clamp(a[0], std::optional<Tensor>(a[1]), std::optional<Tensor>()); },
+      [](const Inputs& a) { return mt::masked_fill(a[0], mt::gt(a[1], 0), 7.0); },
+  };
+  // (x, y, in_dims): both batched at different dims, one unbatched, logical broadcasting.
+  const std::vector<std::tuple<Tensor, Tensor, Dims>> cases = {
+      {mt::randn({4, 3}), mt::randn({4, 3}), Dims{0, 0}},
+      {mt::randn({3, 4}), mt::randn({4, 3}), Dims{1, 0}},
+      {mt::randn({4, 3}), mt::randn({3}), Dims{0, None}},
+      {mt::randn({2, 3}), mt::randn({3, 4}), Dims{None, -1}},
+      {mt::randn({2, 1, 4}), mt::randn({4, 5}), Dims{-1, 0}},  // logical [2, 1] with [5]
+      {mt::randn({4}), mt::randn({2, 3}), Dims{0, None}},      // a logical scalar
+      {mt::randn({4, 2, 3}), mt::randn({3, 4}), Dims{0, 1}},   // logical [2, 3] with [3]
+  };
+  for (size_t i = 0; i < fns.size(); ++i) {
+    for (size_t c = 0; c < cases.size(); ++c) {
+      SCOPED_TRACE("function " + std::to_string(i) + ", case " + std::to_string(c));
+      const auto& [x, y, dims] = cases[c];
+      if (i == 16 && !dims[0] && dims[1]) continue;  // masked_fill's self must have the result's shape
+      check(fns[i], {x, y}, dims);
+    }
+  }
+}
+
+TEST_F(BatchingRules, BatchedLogicalScalarsPromoteAsZeroDimTensors) {
+  const Tensor x = mt::randn({4}, mt::TensorOptions().dtype(mt::kFloat64)), y = mt::randn({3});
+  check([](const Inputs& a) { return mt::add(a[0], a[1]); }, {x, y}, Dims{0, None});
+  check([](const Inputs& a) { return mt::mul(a[1], a[0]); }, {x, y}, Dims{0, None});
+  check([](const Inputs& a) { return mt::where(mt::gt(a[0], 0), a[1], a[0]); }, {x, y}, Dims{0, None});
+  const Tensor i = mt::tensor<int64_t>({1, 2, 3, 4});
+  check([](const Inputs& a) { return mt::lt(a[0], a[1]); }, {i, y}, Dims{0, None});
+}
+
+TEST_F(BatchingRules, InPlacePointwiseWritesThroughTheBatchedSelf) {
+  const Tensor x = mt::randn({3, 4}), y = mt::randn({3}), z = mt::randn({4, 3});
+  Tensor a = x.clone();
+  mt::vmap([](const Inputs& in) { return in[0].add_(in[1]); }, {1, None})({a, y});
+  mt_test::expect_same(a, mt::add(x, y.unsqueeze(1)));
+  Tensor b = x.clone();
+  mt::vmap([](const Inputs& in) { return in[0].mul_(in[1]); }, {1, 0})({b, z});
+  mt_test::expect_same(b, mt::mul(x, z.t()));
+  Tensor c = x.clone();
+  mt::vmap([](const Inputs& in) { return in[0].mul_(2).relu_(); }, {0})({c});
+  mt_test::expect_same(c, mt::relu(mt::mul(x, 2)));
+  Tensor d = mt::zeros({3, 4});
+  mt::vmap([](const Inputs& in) { return in[0].copy_(in[1]); }, {0, 1})({d, z});
+  mt_test::expect_same(d, z.t());
+}
+
+TEST_F(BatchingRules, ReductionsOverAllOrSomeLogicalDims) {
+  const std::vector<Fn> fns = {
+      [](const Inputs& a) { return mt::sum(a[0]); },
+      [](const Inputs& a) { return mt::sum(a[0], std::vector<int64_t>{1}); },
+      [](const Inputs& a) { return mt::sum(a[0], std::vector<int64_t>{0, -1}, true); },
+      [](const Inputs& a) { return mt::mean(a[0]); },
+      [](const Inputs& a) { return mt::mean(a[0], std::vector<int64_t>{-1}); },
+      [](const Inputs& a) { return mt::prod(a[0]); },
+      [](const Inputs& a) { return mt::prod(a[0], 0, true); },
+      [](const Inputs& a) { return mt::max(a[0]); },
+      [](const Inputs& a) { return std::get<0>(mt::max(a[0], 1)); },
+      [](const Inputs& a) { return std::get<1>(mt::max(a[0], 1)); },
+      [](const Inputs& a) { return std::get<1>(mt::min(a[0], -1, true)); },
+      [](const Inputs& a) { return mt::min(a[0]); },
+      [](const Inputs& a) { return mt::amax(a[0], std::vector<int64_t>{0}); },
+      [](const Inputs& a) { return mt::amin(a[0], std::vector<int64_t>{}); },
+      [](const Inputs& a) { return mt::argmax(a[0]); },
+      [](const Inputs& a) { return mt::argmax(a[0], std::nullopt, true); },
+      [](const Inputs& a) { return mt::argmin(a[0], 1); },
+      [](const Inputs& a) { return mt::var(a[0]); },
+      [](const Inputs& a) { return mt::std(a[0], std::vector<int64_t>{1}, std::optional<mt::Scalar>(0)); },
+      [](const Inputs& a) { return mt::norm(a[0]); },
+      [](const Inputs& a) { return mt::logsumexp(a[0], std::vector<int64_t>{0}); },
+      [](const Inputs& a) { return mt::all(mt::gt(a[0], -10)); },
+      [](const Inputs& a) { return mt::any(mt::gt(a[0], 0), 1); },
+      [](const Inputs& a) { return mt::softmax(a[0], 1); },
+      [](const Inputs& a) { return mt::log_softmax(a[0], -1); },
+      [](const Inputs& a) { return mt::log_softmax(a[0], 0); },
+  };
+  for (size_t i = 0; i < fns.size(); ++i) {
+    SCOPED_TRACE("function " + std::to_string(i));
+    check_unary(fns[i]);
+  }
+}
+
+TEST_F(BatchingRules, ReductionsOfLogicalScalars) {
+  check_unary([](const Inputs& a) { return mt::sum(a[0]); }, {});
+  check_unary([](const Inputs& a) { return mt::mean(a[0], std::vector<int64_t>{0}); }, {});
+}
+
+TEST_F(BatchingRules, ViewOps) {
+  const std::vector<Fn> fns = {
+      [](const Inputs& a) { return a[0].reshape({15}); },
+      [](const Inputs& a) { return a[0].reshape({5, -1}); },
+      [](const Inputs& a) { return a[0].contiguous().view({5, 3}); },
+      [](const Inputs& a) { return a[0].transpose(0, 1); },
+      [](const Inputs& a) { return a[0].t(); },
+      [](const Inputs& a) { return a[0].permute({1, 0}); },
+      [](const Inputs& a) { return a[0].unsqueeze(0); },
+      [](const Inputs& a) { return a[0].unsqueeze(-1); },
+      [](const Inputs& a) { return a[0].unsqueeze(1).squeeze(); },
+      [](const Inputs& a) { return a[0].unsqueeze(1).squeeze(1); },
+      [](const Inputs& a) { return a[0].select(1, 2); },
+      [](const Inputs& a) { return a[0].select(-2, 0); },
+      [](const Inputs& a) { return mt::slice(a[0], 1, 1, 5, 2); },
+      [](const Inputs& a) { return a[0].narrow(0, 1, 2); },
+      [](const Inputs& a) { return a[0].unsqueeze(0).expand({2, 3, 5}); },
+      [](const Inputs& a) { return a[0].select(1, 0).unsqueeze(1).expand({-1, 4}); },
+      [](const Inputs& a) { return mt::flatten(a[0]); },
+      [](const Inputs& a) { return mt::unflatten(a[0], 1, std::vector<int64_t>{5, 1}); },
+      [](const Inputs& a) { return mt::movedim(a[0], 0, 1); },
+      [](const Inputs& a) { return mt::diagonal(a[0]); },
+      [](const Inputs& a) { return mt::stack(mt::unbind(a[0], 1), 0); },
+      [](const Inputs& a) { return mt::split(a[0], 2, 1)[1]; },
+      [](const Inputs& a) { return mt::chunk(a[0], 3, 0)[2]; },
+      [](const Inputs& a) { return mt::cat({a[0], a[0]}, 1); },
+      [](const Inputs& a) { return mt::stack({a[0], mt::zeros({3, 5})}, -1); },
+  };
+  for (size_t i = 0; i < fns.size(); ++i) {
+    SCOPED_TRACE("function " + std::to_string(i));
+    check_unary(fns[i]);
+  }
+}
+
+TEST_F(BatchingRules, SqueezeNeverSqueezesABatchOfOne) {
+  check_unary([](const Inputs& a) { return a[0].squeeze(); }, {1, 3}, 1);
+}
+
+TEST_F(BatchingRules, ViewsAliasTheirBatchedInput) {
+  Tensor x = mt::zeros({4, 3});
+  mt::vmap([](const Inputs& a) { return a[0].select(0, 1).fill_(5.0); })({x});
+  mt_test::expect_same(x.select(1, 1), mt::full({4}, 5.0));
+}
+
+TEST_F(BatchingRules, MatrixProducts) {
+  const Fn mm = [](const Inputs& a) { return mt::mm(a[0], a[1]); };
+  check(mm, {mt::randn({4, 2, 3}), mt::randn({4, 3, 5})}, Dims{0, 0});
+  check(mm, {mt::randn({2, 4, 3}), mt::randn({3, 5})}, Dims{1, None});
+  check(mm, {mt::randn({2, 3}), mt::randn({3, 5, 4})}, Dims{None, -1});
+  const Fn bmm = [](const Inputs& a) { return mt::bmm(a[0], a[1]); };
+  check(bmm, {mt::randn({4, 2, 2, 3}), mt::randn({2, 3, 5})}, Dims{0, None});
+  check(bmm, {mt::randn({2, 2, 3}), mt::randn({2, 4, 3, 5})}, Dims{None, 1});
+  const Fn dot = [](const Inputs& a) { return mt::dot(a[0], a[1]); };
+  check(dot, {mt::randn({4, 3}), mt::randn({3, 4})}, Dims{0, 1});
+  check(dot, {mt::randn({4, 3}), mt::randn({3})}, Dims{0, None});
+  check(dot, {mt::randn({3}), mt::randn({3, 4})}, Dims{None, 1});
+  const Fn matmul = [](const Inputs& a) { return mt::matmul(a[0], a[1]); };
+  check(matmul, {mt::randn({4, 3}), mt::randn({3, 5})}, Dims{0, None});
+  check(matmul, {mt::randn({2, 3, 4}), mt::randn({4, 3})}, Dims{2, 0});
+  check(matmul, {mt::randn({4, 6, 2, 3}), mt::randn({3})}, Dims{0, None});
+  const Fn linear = [](const Inputs& a) { return mt::linear(a[0], a[1], a[2]); };
+  check(linear, {mt::randn({4, 6, 3}), mt::randn({2, 3}), mt::randn({2})}, Dims{0, None, None});
+  check(linear, {mt::randn({6, 3}), mt::randn({2, 3, 4}), mt::randn({4, 2})}, Dims{None, 2, 0});
+  const Fn addmm = [](const Inputs& a) { return mt::addmm(a[0], a[1], a[2], 0.5, 2); };
+  check(addmm, {mt::randn({5}), mt::randn({4, 2, 3}), mt::randn({3, 5})}, Dims{None, 0, None});
+  check(addmm, {mt::randn({4, 2, 5}), mt::randn({2, 3}), mt::randn({3, 5, 4})}, Dims{0, None, 2});
+  const Fn outer = [](const Inputs& a) { return mt::outer(a[0], a[1]); };
+  check(outer, {mt::randn({4, 3}), mt::randn({2})}, Dims{0, None});
+}
+
+TEST_F(BatchingRules, OutDimsWithRules) {
+  check([](const Inputs& a) { return mt::mm(a[0], a[1]); }, {mt::randn({4, 2, 3}), mt::randn({3, 5})}, Dims{0, None},
+        2);
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(BatchingRules, IndexingOps) {
+  const Tensor idx3 = mt::tensor<int64_t>({2, 0, 1}), idx_b = mt::tensor<int64_t>({{0, 1}, {2, 2}, {1, 0}, {0, 0}});
+  const Fn index_select = [](const Inputs& a) { return mt::index_select(a[0], 1, a[1]); };
+  check(index_select, {mt::randn({4, 2, 3}), idx3}, Dims{0, None});
+  check(index_select, {mt::randn({2, 3}), idx_b}, Dims{None, 0});
+  check(index_select, {mt::randn({2, 4, 3}), idx_b}, Dims{1, 0});
+  const Fn gather = [](const Inputs& a) { return mt::gather(a[0], 0, a[1]); };
+  const Tensor gidx = mt::tensor<int64_t>({{0, 1, 1}, {1, 0, 0}});
+  check(gather, {mt::randn({4, 2, 3}), gidx}, Dims{0, None});
+  const Tensor gidx_b = mt::stack({gidx, mt::sub(mt::ones_like(gidx), gidx)}, 2);
+  check(gather, {mt::randn({2, 3}), gidx_b}, Dims{None, 2});
+  check(gather, {mt::randn({2, 3, 2}), gidx_b}, Dims{-1, -1});
+  const Fn scatter_add = [](const Inputs& a) { return mt::scatter_add(a[0], 0, a[1], a[2]); };
+  check(scatter_add, {mt::zeros({2, 3}), gidx_b, mt::randn({2, 2, 3})}, Dims{None, 2, 0});
+  const Fn scatter = [](const Inputs& a) { return mt::scatter(a[0], 1, a[1], 5.0); };
+  check(scatter, {mt::randn({4, 2, 3}), gidx}, Dims{0, None});
+  const Fn tril = [](const Inputs& a) { return mt::triu(mt::tril(a[0], 1), -1); };
+  check(tril, {mt::randn({3, 4, 5})}, Dims{0});
+  check(tril, {mt::randn({3, 4, 5})}, Dims{2});
+}
+
+TEST_F(BatchingRules, LossesDecomposeIntoRules) {
+  const Tensor logits = mt::randn({4, 5, 3}), target = mt::tensor<int64_t>({{0, 2, 1, 1, 0}, {2, 2, 0, 1, 1}, {0, 0, 0, 1, 2}, {1, 2, 0, 0, 1}});
+  check([](const Inputs& a) { return mt::cross_entropy_loss(a[0], a[1]); }, {logits, target}, Dims{0, 0});
+  check([](const Inputs& a) { return mt::nll_loss(mt::log_softmax(a[0], 1), a[1], std::nullopt, mt::Reduction::Sum); },
+        {logits, target.select(0, 0)}, Dims{0, None});
+  check([](const Inputs& a) { return mt::mse_loss(a[0], a[1]); }, {logits, mt::randn({5, 3})}, Dims{0, None});
+  const Tensor p = mt::sigmoid(mt::randn({4, 5, 3})), y = mt::sigmoid(mt::randn({5, 3})), w = mt::rand({3, 4});
+  for (int64_t reduction : {mt::Reduction::None, mt::Reduction::Mean, mt::Reduction::Sum}) {
+    SCOPED_TRACE("reduction " + std::to_string(reduction));
+    check([=](const Inputs& a) { return mt::binary_cross_entropy(a[0], a[1], std::nullopt, reduction); }, {p, y},
+          Dims{0, None});
+    check([=](const Inputs& a) { return mt::binary_cross_entropy(a[0], a[1], a[2], reduction); }, {y, p, w},
+          Dims{None, 0, 1});
+  }
+}
+
+TEST_F(BatchingRules, OneHotNeedsAnExplicitClassCount) {
+  const Tensor labels = mt::tensor<int64_t>({{0, 3, 1}, {2, 2, 0}});
+  check([](const Inputs& a) { return mt::one_hot(a[0], 4); }, {labels}, Dims{1});
+  check([](const Inputs& a) { return mt::one_hot(a[0], 5); }, {labels}, Dims{0});
+  EXPECT_THROW(mt::vmap([](const Inputs& a) { return mt::one_hot(a[0]); })({labels}), mt::RuntimeError);
+}
+
+TEST_F(BatchingRules, InPlaceIndexingAndAddmm) {
+  const Tensor x = mt::randn({3, 4, 4});
+  Tensor y = x.clone();
+  mt::vmap([](const Inputs& a) { return a[0].tril_(0); }, {1})({y});
+  mt_test::expect_same(y, mt::tril(x.transpose(0, 1), 0).transpose(0, 1));
+  const Tensor m1 = mt::randn({3, 2, 5}), m2 = mt::randn({5, 4});
+  Tensor out = mt::randn({3, 2, 4});
+  const Tensor expected = mt::add(mt::mul(out, 0.5), mt::matmul(m1, m2), 2);
+  mt::vmap([](const Inputs& a) { return a[0].addmm_(a[1], a[2], 0.5, 2); }, {0, 0, None})({out, m1, m2});
+  mt_test::expect_same(out, expected);
+}
+
+}  // namespace
