@@ -109,6 +109,13 @@ struct BlasOperand {
   Matrix<T> packed;
 };
 
+// One thread pool: OpenBLAS's own threads would compete with ours (each spinning while idle) on a small
+// machine, which makes small products many times slower; products are split across our pool instead.
+void use_single_threaded_blas() {
+  static const bool once = (openblas_set_num_threads(1), true);
+  (void)once;
+}
+
 // CBLAS takes sizes and strides as int.
 template <typename T>
 bool fits_blas(const Strided<T>& x) {
@@ -139,6 +146,7 @@ CBLAS_TRANSPOSE flipped(CBLAS_TRANSPOSE t) { return t == CblasNoTrans ? CblasTra
 // first pack it (most of the time of a batch-1 linear layer).
 template <typename T>
 void blas_gemm(T* c, int64_t ld, const Strided<const T>& a, const Strided<const T>& b, T alpha, T beta) {
+  use_single_threaded_blas();
   const BlasOperand<T> x(a), y(b);
   const auto i = [](int64_t v) { return static_cast<int>(v); };
   if (b.cols == 1 && b.row_stride > 0) {  // c = a b: a column
@@ -252,7 +260,7 @@ void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Te
   // alone divides evenly among the threads.
   const int threads = get_num_threads();
   const int64_t work = batch * m * n * std::max<int64_t>(k, 1);
-  const bool serial = work < kGemmParallelWork || kBlas<T>;  // OpenBLAS threads each product itself
+  const bool serial = work < kGemmParallelWork;
   const int64_t splits = (serial || batch % threads == 0) ? 1 : threads;
   const bool by_cols = n >= m;
   const int64_t extent = by_cols ? n : m;
