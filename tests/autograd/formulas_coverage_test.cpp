@@ -65,7 +65,9 @@ TEST(FormulaCoverage, EveryOperatorWithFloatOutputsHasADerivative) {
                              op.hasKernelForDispatchKey(mt::DispatchKey::AutogradCPU) ||
                              op.hasKernelForDispatchKey(mt::DispatchKey::CompositeImplicitAutograd);
     if (!has_formula && !listed) missing.push_back(name.str());
-    if (listed) EXPECT_TRUE(mt_test::contains(row, "fallthrough")) << name.str() << " is listed but has " << row;
+    if (listed) {
+      EXPECT_TRUE(mt_test::contains(row, "fallthrough")) << name.str() << " is listed but has " << row;
+    }
   }
   EXPECT_GT(checked, 150u);
   EXPECT_TRUE(missing.empty()) << "no derivative formula for: " << ::testing::PrintToString(missing);

@@ -38,7 +38,9 @@ inline mt::Tensor longs(std::vector<int64_t> v, std::vector<int64_t> shape = {})
 // gradcheck, and gradgradcheck when `second` (the formula has nonzero second derivatives).
 inline void check(const Fn& f, const mt::autograd::variable_list& in, bool second = true) {
   EXPECT_TRUE(mt::autograd::gradcheck(f, in));
-  if (second) EXPECT_TRUE(mt::autograd::gradgradcheck(f, in));
+  if (second) {
+    EXPECT_TRUE(mt::autograd::gradgradcheck(f, in));
+  }
 }
 
 // The gradient of sum(f(x)) with respect to x (for hand-worked values).
