@@ -37,10 +37,7 @@ bool compute_requires_grad(std::initializer_list<std::reference_wrapper<const Te
 std::shared_ptr<Node> record(std::string name, std::initializer_list<std::reference_wrapper<const Tensor>> inputs,
                              std::initializer_list<std::reference_wrapper<const Tensor>> outputs,
                              BackwardFunction::Formula formula) {
-  std::vector<Edge> edges;
-  edges.reserve(inputs.size());
-  for (const Tensor& t : inputs) edges.push_back(t.defined() ? gradient_edge(t) : Edge{});
-  auto node = std::make_shared<BackwardFunction>(std::move(name), std::move(edges), std::move(formula));
+  auto node = std::make_shared<BackwardFunction>(std::move(name), collect_next_edges(inputs), std::move(formula));
   for (const Tensor& out : outputs) {
     const bool in_place = std::any_of(inputs.begin(), inputs.end(), [&](const Tensor& in) { return in.is_same(out); });
     if (in_place) {

@@ -4,6 +4,8 @@
 // the op's SavedVariables. Autograd kernels make one with record() when an input requires grad.
 #include <functional>
 #include <initializer_list>
+#include <iterator>
+#include <vector>
 
 #include "autograd/AutogradMeta.h"
 #include "autograd/SavedVariable.h"
@@ -26,6 +28,15 @@ class BackwardFunction final : public Node {
 
 // Whether an op on these inputs records a node: grad mode is on and one of them requires grad.
 bool compute_requires_grad(std::initializer_list<std::reference_wrapper<const Tensor>> inputs);
+
+// One next edge per input, in order; an undefined input gets an empty edge.
+template <typename Tensors>
+std::vector<Edge> collect_next_edges(const Tensors& inputs) {
+  std::vector<Edge> edges;
+  edges.reserve(std::size(inputs));
+  for (const Tensor& t : inputs) edges.push_back(t.defined() ? gradient_edge(t) : Edge{});
+  return edges;
+}
 
 // Records `formula` as the backward of an op: one next edge per input (in order; the formula returns
 // one gradient per input), and the node becomes the grad_fn of each output.

@@ -79,11 +79,8 @@ void autograd_not_implemented_fallback(const OperatorHandle& op, DispatchKeySet 
   for (const Tensor& t : written) add_output(t);
   if (outputs.empty()) return;
 
-  std::vector<Edge> edges;
-  edges.reserve(inputs.size());
-  for (const Tensor& t : inputs) edges.push_back(t.defined() ? gradient_edge(t) : Edge{});
   const std::string name = schema.op.str();
-  auto node = std::make_shared<BackwardFunction>("NotImplemented", std::move(edges), [name](const variable_list&) -> variable_list {
+  auto node = std::make_shared<BackwardFunction>("NotImplemented", collect_next_edges(inputs), [name](const variable_list&) -> variable_list {
     MT_CHECK_NOT_IMPLEMENTED(false, "the derivative for '", name, "' is not implemented.");
     return {};
   });

@@ -53,10 +53,7 @@ inline bool any_requires_grad(ArrayRef<Tensor> inputs) {
 // record() for an op whose inputs are a list (cat): one next edge per tensor of `inputs`.
 inline void record_list(const char* name, ArrayRef<Tensor> inputs, const Tensor& output,
                         BackwardFunction::Formula formula) {
-  std::vector<Edge> edges;
-  edges.reserve(inputs.size());
-  for (const Tensor& t : inputs) edges.push_back(t.defined() ? gradient_edge(t) : Edge{});
-  set_history(output, std::make_shared<BackwardFunction>(name, std::move(edges), std::move(formula)));
+  set_history(output, std::make_shared<BackwardFunction>(name, collect_next_edges(inputs), std::move(formula)));
 }
 
 // A tensor of `sizes` that is zero except along `dim`, where slice k is g's slice k placed at
