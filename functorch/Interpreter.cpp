@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "dispatch/Library.h"
+#include "functorch/TensorWrapper.h"
 
 namespace mt::functorch {
 
@@ -79,9 +80,11 @@ InterpreterGuard::~InterpreterGuard() {
 namespace {
 
 // Front: the innermost transform processes the op.
-void dynamic_layer_front(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+void dynamic_layer_front(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
   Interpreter* top = current_interpreter();
   MT_INTERNAL_ASSERT(top != nullptr, "the Front key is included only while a transform is active");
+  // A grad wrapper whose transform returned acts as its value.
+  if (ks.has(DispatchKey::FuncTorchGradWrapper)) unwrap_dead_wrappers(stack, op.schema().arguments.size());
   SaveTlsGuard guard(*top);
   top->process(op, stack);
 }

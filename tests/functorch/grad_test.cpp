@@ -1,0 +1,270 @@
+// The autograd-based transforms on their own: grad, grad_and_value, vjp, jvp, jacrev, jacfwd, hessian,
+// against hand-derived derivatives and finite differences, and every error a user can cause.
+#include <gtest/gtest.h>
+
+#include "autograd/Autograd.h"
+#include "functorch/Grad.h"
+#include "functorch/Interpreter.h"
+#include "vmap_test_helpers.h"
+
+namespace {
+
+using mt::Tensor;
+using mt_test::contains;
+using mt_test::expect_same;
+using mt_test::message_of;
+using Inputs = std::vector<Tensor>;
+
+Tensor sum_sin(const Inputs& a) { return mt::sum(mt::sin(a[0])); }
+
+TEST(Grad, GradOfSumOfSinIsCos) {
+  const Tensor x = mt::randn({5});
+  expect_same(mt::grad(sum_sin)({x}), mt::cos(x));
+}
+
+TEST(Grad, ArgnumsPicksInputsAndWrapsNegativeOnes) {
+  const Tensor x = mt::randn({3}), y = mt::randn({3});
+  const auto f = [](const Inputs& a) { return mt::sum(mt::mul(mt::mul(a[0], a[0]), a[1])); };
+  expect_same(mt::grad(f)({x, y}), mt::mul(mt::mul(x, y), 2.0));
+  expect_same(mt::grad(f, 1)({x, y}), mt::mul(x, x));
+  expect_same(mt::grad(f, -1)({x, y}), mt::mul(x, x));
+  const std::vector<Tensor> both = mt::grad(f, std::vector<int64_t>{1, 0})({x, y});
+  ASSERT_EQ(both.size(), 2u);
+  expect_same(both[0], mt::mul(x, x));
+  expect_same(both[1], mt::mul(mt::mul(x, y), 2.0));
+}
+
+TEST(Grad, InputsItDoesNotDependOnGetZeros) {
+  const Tensor x = mt::randn({3}), y = mt::randn({2});
+  expect_same(mt::grad([](const Inputs& a) { return mt::sum(a[0]); }, 1)({x, y}), mt::zeros({2}));
+  // A constant output: nothing at this level requires grad.
+  const Tensor c = mt::randn({});
+  expect_same(mt::grad([&](const Inputs&) { return c; })({x}), mt::zeros({3}));
+}
+
+TEST(Grad, GradAndValueReturnsTheValueToo) {
+  const Tensor x = mt::randn({4});
+  auto [g, value] = mt::grad_and_value(sum_sin)({x});
+  expect_same(g, mt::cos(x));
+  expect_same(value, mt::sum(mt::sin(x)));
+  EXPECT_FALSE(value.requires_grad());
+}
+
+TEST(Grad, HasAuxReturnsTheAuxiliaryOutputsUnwrapped) {
+  const Tensor x = mt::randn({4});
+  const auto f = [](const Inputs& a) { return mt::WithAux{mt::sum(mt::exp(a[0])), {mt::exp(a[0])}}; };
+  auto [g, aux] = mt::grad(f, 0, /*has_aux=*/true)({x});
+  expect_same(g, mt::exp(x));
+  ASSERT_EQ(aux.size(), 1u);
+  expect_same(aux[0], mt::exp(x));
+  auto [g2, value_and_aux] = mt::grad_and_value(f, 0, true)({x});
+  expect_same(g2, mt::exp(x));
+  expect_same(value_and_aux.first, mt::sum(mt::exp(x)));
+  expect_same(value_and_aux.second[0], mt::exp(x));
+}
+
+TEST(Grad, CapturedTensorsAreConstantsAndOuterAutogradStillSeesThem) {
+  const Tensor x = mt::randn({3});
+  const Tensor c = mt::randn({3}).requires_grad_();
+  const Tensor g = mt::grad([&](const Inputs& a) { return mt::sum(mt::mul(a[0], c)); })({x});
+  expect_same(g.detach(), c.detach());
+  EXPECT_FALSE(c.grad().defined());
+  // The gradient is c itself as far as the ordinary (outermost) autograd is concerned.
+  ASSERT_TRUE(g.requires_grad());
+  mt::sum(mt::mul(g, 3.0)).backward();
+  expect_same(c.grad(), mt::full({3}, 3.0));
+}
+
+TEST(Grad, NoGradOutsideDoesNotStopTheTransformButStopsOuterRecording) {
+  const Tensor x = mt::randn({3}).requires_grad_();
+  mt::NoGradGuard no_grad;
+  const Tensor g = mt::grad(sum_sin)({x});
+  expect_same(g, mt::cos(x.detach()));
+  EXPECT_FALSE(g.requires_grad());
+}
+
+TEST(Grad, InPlaceOpsOnTensorsMadeInsideAreRecorded) {
+  const Tensor x = mt::randn({4});
+  const auto f = [](const Inputs& a) {
+    Tensor y = mt::mul(a[0], 1.0);
+    y.mul_(3.0);
+    y.select(0, 0).zero_();  // through a view: CopySlices at this level
+    return mt::sum(mt::mul(y, y));
+  };
+  Tensor expected = mt::mul(x, 18.0);
+  expected.select(0, 0).zero_();
+  expect_same(mt::grad(f)({x}), expected);
+}
+
+TEST(Grad, GradOfGradIsTheSecondDerivative) {
+  const Tensor x = mt::randn({});
+  const auto d2 = mt::grad(mt::grad(sum_sin));
+  expect_same(d2({x}), mt::neg(mt::sin(x)));
+  const auto d3 = mt::grad(mt::grad(mt::grad(sum_sin)));
+  expect_same(d3({x}), mt::neg(mt::cos(x)));
+}
+
+// Siskind & Pearlmutter's perturbation confusion: d/dx [x * d/dy (x + y)] at y = 0 is 1 (a single tape
+// that confused the two perturbations would give 2).
+TEST(Grad, NoPerturbationConfusion) {
+  const Tensor x0 = mt::tensor(1.0), y0 = mt::tensor(0.0);
+  const auto outer = [&](const Inputs& a) {
+    const Tensor x = a[0];
+    const Tensor inner = mt::grad([&](const Inputs& b) { return mt::add(x, b[0]); })({y0});
+    return mt::mul(x, inner);
+  };
+  EXPECT_DOUBLE_EQ(mt::grad(outer)({x0}).item<double>(), 1.0);
+}
+
+TEST(Grad, MutatingACapturedTensorIsAnError) {
+  const Tensor x = mt::randn({3});
+  Tensor captured = mt::zeros({3});
+  const std::string msg = message_of<mt::RuntimeError>([&] {
+    mt::grad([&](const Inputs& a) {
+      captured.add_(a[0]);
+      return mt::sum(a[0]);
+    })({x});
+  });
+  EXPECT_TRUE(contains(msg, "attempted to call in-place operation (mt::add_.Tensor) that would mutate a captured Tensor"))
+      << msg;
+  expect_same(captured, mt::zeros({3}));
+  // A view of a captured tensor is captured too.
+  EXPECT_TRUE(contains(message_of<mt::RuntimeError>([&] {
+                         mt::grad([&](const Inputs& a) {
+                           captured.select(0, 1).fill_(1.0);
+                           return mt::sum(a[0]);
+                         })({x});
+                       }),
+                       "mt::fill_.Scalar"));
+  expect_same(captured, mt::zeros({3}));
+}
+
+TEST(Grad, Errors) {
+  const Tensor x = mt::randn({3});
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::grad([](const Inputs& a) { return mt::sin(a[0]); })({x}); }),
+            "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor with 1 dims. Maybe you "
+            "wanted to use the vjp or jacrev APIs instead?");
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::grad(sum_sin, 2)({x, x}); }), "Got argnum=2, but only 2 positional inputs");
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::grad(sum_sin, -3)({x, x}); }), "Got argnum=-3, but only 2 positional inputs");
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::grad(sum_sin, std::vector<int64_t>{})({x}); }), "argnums must be non-empty");
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::grad(sum_sin, std::vector<int64_t>{0, -2})({x, x}); }),
+            "argnums elements must be unique, got (0, -2)");
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::grad(sum_sin)({}); }),
+            "grad_and_value(f)(*args): Expected f to be a function that has non-zero arguments");
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::grad(sum_sin)({mt::arange(3)}); }),
+            "only Tensors of floating point dtype can require gradients");
+  EXPECT_TRUE(contains(message_of<mt::RuntimeError>([&] { mt::grad(sum_sin, 0, /*has_aux=*/true)({x}); }),
+                       "output of function f should be a tuple: (output, aux) if has_aux is True"));
+  EXPECT_TRUE(contains(message_of<mt::RuntimeError>([&] {
+                         mt::grad([](const Inputs& a) { return mt::WithAux{mt::sum(a[0]), {}}; })({x});
+                       }),
+                       "pass has_aux=true"));
+  // A failed transform leaves no level behind.
+  EXPECT_EQ(mt::functorch::interpreter_stack_depth(), 0);
+}
+
+TEST(Vjp, VjpFnMapsCotangentsToVectorJacobianProducts) {
+  const Tensor x = mt::randn({3}), y = mt::randn({3});
+  auto [out, vjp_fn] = mt::vjp([](const Inputs& a) { return mt::mul(mt::sin(a[0]), a[1]); }, {x, y});
+  expect_same(out, mt::mul(mt::sin(x), y));
+  const Tensor v = mt::randn({3});
+  const std::vector<Tensor> vjps = vjp_fn({v});
+  ASSERT_EQ(vjps.size(), 2u);
+  expect_same(vjps[0], mt::mul(mt::mul(mt::cos(x), y), v));
+  expect_same(vjps[1], mt::mul(mt::sin(x), v));
+  // It can be called again.
+  expect_same(vjp_fn({mt::ones({3})})[1], mt::sin(x));
+}
+
+TEST(Vjp, Errors) {
+  const Tensor x = mt::randn({3});
+  auto [out, vjp_fn] = mt::vjp([](const Inputs& a) { return mt::sin(a[0]); }, {x});
+  EXPECT_EQ(message_of<mt::RuntimeError>([&, &f = vjp_fn] { f({mt::ones({2})}); }),
+            "Mismatch in shape: grad_output[0] has a shape of [2] and output[0] has a shape of [3].");
+  EXPECT_TRUE(contains(message_of<mt::RuntimeError>([&, &f = vjp_fn] { f({x, x}); }),
+                       "Expected pytree structure of cotangents to be the same"));
+}
+
+TEST(Jvp, JvpIsTheJacobianTimesTheTangent) {
+  const Tensor x = mt::randn({3}), y = mt::randn({3}), tx = mt::randn({3}), ty = mt::randn({3});
+  auto [out, t_out] = mt::jvp([](const Inputs& a) { return mt::mul(mt::sin(a[0]), a[1]); }, {x, y}, {tx, ty});
+  expect_same(out, mt::mul(mt::sin(x), y));
+  expect_same(t_out, mt::add(mt::mul(mt::mul(mt::cos(x), y), tx), mt::mul(mt::sin(x), ty)));
+}
+
+TEST(Jvp, ConstantAndIntegerOutputsHaveZeroTangents) {
+  const Tensor x = mt::randn({3});
+  auto [outs, tangents] = mt::jvp([](const Inputs& a) { return std::vector<Tensor>{mt::mul(a[0], 2.0), mt::argmax(a[0])}; },
+                                  {x}, {mt::ones({3})});
+  expect_same(tangents[0], mt::full({3}, 2.0));
+  expect_same(tangents[1], mt::zeros_like(outs[1]));
+}
+
+TEST(Jvp, Errors) {
+  const Tensor x = mt::randn({3});
+  const auto f = [](const Inputs& a) { return mt::sin(a[0]); };
+  EXPECT_TRUE(contains(message_of<mt::RuntimeError>([&] { mt::jvp(f, {x}, {x, x}); }),
+                       "Expected primals and tangents to have the same python structure"));
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::jvp(f, {x}, {mt::ones({2})}); }),
+            "Trying to set a forward gradient that has a different size than that of the original Tensor, this is not "
+            "supported. Tensor is of size [3] while the given forward gradient is of size [2].");
+}
+
+// A naive double-precision Jacobian by central differences, shape out.shape + in.shape.
+Tensor finite_difference_jacobian(const std::function<Tensor(const Tensor&)>& f, const Tensor& x) {
+  const double eps = 1e-6;
+  const Tensor x64 = x.to(mt::kFloat64).contiguous();
+  const Tensor out = f(x64);
+  std::vector<Tensor> columns;
+  for (int64_t j = 0; j < x64.numel(); ++j) {
+    Tensor plus = x64.clone(), minus = x64.clone();
+    plus.view({-1}).select(0, j).add_(eps);
+    minus.view({-1}).select(0, j).sub_(eps);
+    columns.push_back(mt::div(mt::sub(f(plus), f(minus)), 2 * eps));
+  }
+  std::vector<int64_t> shape = out.sizes().vec();
+  shape.insert(shape.end(), x.sizes().begin(), x.sizes().end());
+  return mt::stack(columns, -1).reshape(shape);
+}
+
+Tensor mlp_like(const Tensor& x, const Tensor& w) {
+  return mt::log_softmax(mt::tanh(mt::matmul(w, x)), 0);
+}
+
+TEST(Jacobians, JacrevAndJacfwdMatchFiniteDifferences) {
+  const Tensor x = mt::randn({4}, mt::kFloat64), w = mt::randn({3, 4}, mt::kFloat64);
+  const auto f = [&](const Inputs& a) { return mlp_like(a[0], a[1]); };
+  const Tensor expected_x = finite_difference_jacobian([&](const Tensor& v) { return mlp_like(v, w); }, x);
+  const Tensor expected_w = finite_difference_jacobian([&](const Tensor& v) { return mlp_like(x, v); }, w);
+  expect_same(mt::jacrev(f)({x, w}), expected_x, 1e-7);
+  expect_same(mt::jacfwd(f)({x, w}), expected_x, 1e-7);
+  const std::vector<Tensor> both = mt::jacrev(f, std::vector<int64_t>{0, 1})({x, w});
+  expect_same(both[0], expected_x, 1e-7);
+  expect_same(both[1], expected_w, 1e-7);  // [3] + [3, 4]
+  expect_same(mt::jacfwd(f, std::vector<int64_t>{0, 1})({x, w})[1], expected_w, 1e-7);
+}
+
+TEST(Jacobians, ScalarInputsAndOutputs) {
+  const Tensor x = mt::randn({});
+  expect_same(mt::jacrev([](const Inputs& a) { return mt::exp(a[0]); })({x}), mt::exp(x));
+  expect_same(mt::jacfwd([](const Inputs& a) { return mt::exp(a[0]); })({x}), mt::exp(x));
+  const Tensor v = mt::randn({3});
+  expect_same(mt::jacrev(sum_sin)({v}), mt::cos(v));
+  expect_same(mt::jacfwd(sum_sin)({v}), mt::cos(v));
+}
+
+TEST(Jacobians, HessianOfAQuadraticFormIsTheSymmetrizedMatrix) {
+  const Tensor a = mt::randn({3, 3}, mt::kFloat64), x = mt::randn({3}, mt::kFloat64);
+  const auto quadratic = [&](const Inputs& in) { return mt::dot(in[0], mt::matmul(a, in[0])); };
+  expect_same(mt::hessian(quadratic)({x}), mt::add(a, a.t()), 1e-10);
+  const auto cubic = [](const Inputs& in) { return mt::sum(mt::pow(in[0], 3)); };
+  expect_same(mt::hessian(cubic)({x}), mt::mul(mt::eye(3, mt::kFloat64), mt::mul(x, 6.0)), 1e-10);
+}
+
+TEST(Jacobians, Errors) {
+  const Tensor x = mt::randn({3});
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::jacrev(sum_sin, 1)({x}); }), "Got argnum=1, but only 1 positional inputs");
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::jacfwd(sum_sin, 1)({x}); }), "Got argnum=1, but only 1 positional inputs");
+}
+
+}  // namespace
