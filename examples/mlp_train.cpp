@@ -11,35 +11,13 @@
 #include <cstdlib>
 #include <string>
 
+#include "spirals.h"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr int64_t kClasses = 3;
 constexpr int64_t kBatch = 64;
-
-struct Dataset {
-  mt::Tensor x;  // [n, 2] float32
-  mt::Tensor y;  // [n] int64 class labels
-};
-
-// Point i belongs to spiral i % 3 (n is a multiple of 3): radius r ~ U(0, 1), angle 4 (class + r) + noise, so the three arms
-// wind around each other and overlap only near the centre.
-Dataset spirals(int64_t n, uint64_t seed) {
-  mt::Generator g(seed);
-  const mt::Tensor label = mt::arange(kClasses, mt::kInt64).repeat({n / kClasses});
-  const mt::Tensor r = mt::rand({n}, &g);
-  const mt::Tensor angle = (label.to(mt::kFloat32) + r) * 4.0 + mt::randn({n}, &g) * 0.25;
-  const mt::Tensor x = mt::stack({r * angle.sin(), r * angle.cos()}, 1);
-  return {x, label};
-}
-
-std::shared_ptr<mt::nn::Sequential> make_model(mt::Generator* g) {
-  return std::make_shared<mt::nn::Sequential>(
-      std::make_shared<mt::nn::Linear>(2, 64, true, g), std::make_shared<mt::nn::ReLU>(),
-      std::make_shared<mt::nn::Linear>(64, 64, true, g), std::make_shared<mt::nn::ReLU>(),
-      std::make_shared<mt::nn::Linear>(64, kClasses, true, g));
-}
 
 double accuracy(const mt::Tensor& logits, const mt::Tensor& labels) {
   return logits.argmax(1).eq(labels).to(mt::kFloat64).mean().item<double>();
@@ -56,7 +34,7 @@ void print_progress(int64_t epoch, int64_t epochs, int64_t step, int64_t steps, 
 }
 
 // Evaluates `model` on `data` `repeats` times and returns the mean milliseconds per pass.
-double time_eval(mt::nn::Sequential& model, const Dataset& data, int repeats, double& acc) {
+double time_eval(mt::nn::Sequential& model, const spirals::Dataset& data, int repeats, double& acc) {
   const auto start = Clock::now();
   for (int i = 0; i < repeats; ++i) acc = accuracy(model.forward(data.x), data.y);
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count() / repeats;
@@ -66,10 +44,10 @@ double time_eval(mt::nn::Sequential& model, const Dataset& data, int repeats, do
 
 int main(int argc, char** argv) {
   const int64_t epochs = argc > 1 ? std::atoll(argv[1]) : 10;
-  const Dataset train = spirals(6000, 1);
-  const Dataset test = spirals(1500, 2);
+  const spirals::Dataset train = spirals::make(6000, 1);
+  const spirals::Dataset test = spirals::make(1500, 2);
   mt::Generator g(42);
-  auto model = make_model(&g);
+  auto model = spirals::make_model(&g);
   mt::optim::Adam adam(model->parameters(), {.lr = 5e-3});
   std::printf("%lld training and %lld test points, 3 spirals\n", static_cast<long long>(train.x.size(0)),
               static_cast<long long>(test.x.size(0)));

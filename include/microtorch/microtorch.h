@@ -28,4 +28,5 @@
 #include "autograd/nn/Serialize.h"
 #include "autograd/optim/Adam.h"
 #include "autograd/optim/SGD.h"
+#include "functorch/Grad.h"
 #include "functorch/Vmap.h"

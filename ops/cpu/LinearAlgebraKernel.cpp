@@ -206,6 +206,16 @@ struct Gemm {
     }
     OutMap<T> c(out.data, out.rows, out.cols, Eigen::OuterStride<>(ld));
     if constexpr (std::is_same_v<T, M>) {
+      // An outer product (k = 1, e.g. a per-sample weight gradient) is written in one pass; GEMM would
+      // first clear c and then add the product to it.
+      if (a.cols == 1 && !use_self) {
+        for (int64_t j = 0; j < out.cols; ++j) {
+          const M s = alpha * b.data[j * b.col_stride];
+          T* column = out.data + j * ld;
+          for (int64_t i = 0; i < out.rows; ++i) column[i] = s * a.data[i * a.row_stride];
+        }
+        return;
+      }
       const bool in_place = self.data == out.data && self.row_stride == out.row_stride &&
                             self.col_stride == out.col_stride;
 #ifdef MT_WITH_BLAS

@@ -62,6 +62,24 @@ TEST(LinalgMm, ReadsEveryInputLayout) {
   }
 }
 
+// k = 1 takes the one-pass outer-product path: every layout, into row- and column-major outputs, and in
+// a batch split across the threads.
+TEST(LinalgMm, OuterProductsOfEveryLayout) {
+  uint64_t seed = 80;
+  for (ScalarType dt : {kFloat32, kFloat64}) {
+    for (Layout la : kLayouts) {
+      for (Layout lb : kLayouts) {
+        const Tensor a = matrix(6, 1, dt, seed++, la), b = matrix(1, 7, dt, seed++, lb);
+        expect_values_near(mt::mm(a, b), naive_addmm(a, b), tolerance(dt));
+        expect_values_near(mt::mm(b.t(), a.t()).t(), naive_addmm(a, b), tolerance(dt));
+      }
+    }
+  }
+  const Tensor a = mt::randn({64, 300, 1}), b = mt::randn({64, 1, 200});
+  const Tensor out = mt::bmm(a, b);
+  for (int64_t q : {0, 31, 63}) expect_values_near(out[q], naive_addmm(a[q], b[q]), 1e-5);
+}
+
 TEST(LinalgMm, WritesIntoStridedOutputsAndLeavesGapsAlone) {
   const Tensor a = random_tensor({4, 3}, kFloat32, 1), b = random_tensor({3, 5}, kFloat32, 2);
   const std::vector<double> expected = naive_addmm(a, b);
