@@ -1,16 +1,16 @@
 #include "autograd/CopySlices.h"
 
 #include "ops/Functions.h"
-#include "ops/Operators.h"
 
 namespace mt::autograd {
 
 namespace {
 
 // A gradient buffer laid out like `base` in memory, so that the view's geometry (relative to the
-// base's storage offset) addresses the same elements in it.
+// base's storage offset) addresses the same elements in it. Made from the gradient, so that under vmap
+// it is batched like the gradient.
 Tensor buffer_like(const TensorGeometry& base, const Tensor& like) {
-  return ops::empty_strided::call(base.sizes, base.strides, like.dtype(), like.device());
+  return like.new_empty_strided(base.sizes, base.strides);
 }
 
 Tensor region(const Tensor& buffer, const TensorGeometry& base, const TensorGeometry& view) {

@@ -35,8 +35,7 @@ class InDims {
 
 // What random ops on batched tensors draw (rand_like, randn_like, bernoulli_, dropout, ...):
 // Error refuses them, Different draws independently for every batch entry, Same draws once and shares
-// the draw across the batch. (Random factories without a tensor argument, e.g. mt::randn({3}), are
-// not intercepted yet: they draw once, as Same.)
+// the draw across the batch. Random factories without a tensor argument (mt::randn({3})) follow it too.
 enum class Randomness { Error, Same, Different };
 
 struct VmapOptions {

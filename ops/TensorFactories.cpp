@@ -224,6 +224,12 @@ Tensor rand_like(const Tensor& self, std::optional<ScalarType> dtype, std::optio
 Tensor randn_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
   return ops::randn::call(self.sizes(), nullptr, dtype_like(self, dtype), device_like(self, device));
 }
+// Not a *_like (the size is given), but dispatched on self like them, so that transforms see it: a
+// gradient buffer made from a batched gradient is batched too.
+Tensor new_empty_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride, std::optional<ScalarType> dtype,
+                         std::optional<Device> device) {
+  return ops::empty_strided::call(size, stride, dtype_like(self, dtype), device_like(self, device));
+}
 
 }  // namespace
 
@@ -254,6 +260,7 @@ MT_LIBRARY_IMPL(mt, CompositeExplicitAutograd, m) {
   m.impl("full_like", MT_FN(full_like));
   m.impl("rand_like", MT_FN(rand_like));
   m.impl("randn_like", MT_FN(randn_like));
+  m.impl("new_empty_strided", MT_FN(new_empty_strided));
 }
 
 }  // namespace mt

@@ -31,8 +31,8 @@ const std::vector<std::string>& non_differentiable_ops() {
       v.push_back(std::string(op) + ".out");
     }
     for (const char* op : {"argmax", "argmin", "all", "all.dim", "all.dims", "any", "any.dim", "any.dims", "one_hot",
-                           "empty_like", "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "detach",
-                           "_nll_loss_check_target"}) {
+                           "empty_like", "new_empty_strided", "zeros_like", "ones_like", "full_like", "rand_like",
+                           "randn_like", "detach", "_nll_loss_check_target"}) {
       v.push_back(op);
     }
     return v;

@@ -34,10 +34,38 @@ void binary_cross_entropy_rule(const OperatorHandle& op, DispatchKeySet, Stack* 
   stack->back() = make_batched(std::move(loss), 0, vmap.level());
 }
 
+// binary_cross_entropy_backward(grad_output, self, target, weight?, reduction): the gradient of every
+// element without reduction, each sample's grad_output spread over its elements, and a mean divided
+// by the sample's element count.
+void binary_cross_entropy_backward_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  const VmapInterpreter& vmap = current_vmap_interpreter();
+  IValue* args = arguments_of(op, stack);
+  if (!any_batched_at_level(args, 4, vmap.level())) return call_unbatched(op, stack);
+  const int64_t reduction = args[4].toInt();
+  const Tensor& self = args[1].toTensorRef();
+  const int64_t rank = self.dim(), sample_numel = self.numel();
+  ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);  // only values are touched below
+  const Tensor input = batch_at_front(self, vmap.level(), vmap.batch_size());
+  const Tensor grad = batch_at_front(args[0].toTensorRef(), vmap.level(), vmap.batch_size());
+  args[0] = (reduction == Reduction::None ? grad : pad_to_logical_rank(grad, rank)).expand(input.sizes());
+  args[1] = input;
+  args[2] = batch_at_front(args[2].toTensorRef(), vmap.level(), vmap.batch_size());
+  if (args[3].isTensor()) {
+    auto [weight, bdim] = unwrap_at_level(args[3].toTensorRef(), vmap.level());
+    args[3] = bdim ? pad_to_logical_rank(move_bdim_to_front(weight, bdim), rank) : weight;
+  }
+  args[4] = int64_t{Reduction::None};
+  op.callBoxed(stack);
+  Tensor grad_input = stack->back().toTensor();
+  if (reduction == Reduction::Mean) grad_input = mt::div(grad_input, static_cast<double>(sample_numel));
+  stack->back() = make_batched(std::move(grad_input), 0, vmap.level());
+}
+
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
   m.impl("binary_cross_entropy", CppFunction::makeFromBoxedFunction<&binary_cross_entropy_rule>());
+  m.impl("binary_cross_entropy_backward", CppFunction::makeFromBoxedFunction<&binary_cross_entropy_backward_rule>());
 }
 
 }  // namespace mt::functorch

@@ -80,9 +80,45 @@ void contiguous_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   front_rule(op, stack, [](const Tensor& front, int64_t, int64_t, IValue*) { return front.contiguous(); });
 }
 
+// as_strided: each sample gets the view at its own place, the batch stride apart (a storage_offset is
+// the first sample's). That is only a per-sample view when it stays inside its sample's memory.
+void as_strided_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  front_rule(op, stack, [](const Tensor& front, int64_t, int64_t b, IValue* a) {
+    const std::vector<int64_t>& sizes = a[1].toIntList();
+    const std::vector<int64_t>& strides = a[2].toIntList();
+    const int64_t offset = a[3].isNone() ? front.storage_offset() : a[3].toInt();
+    const int64_t batch_stride = front.stride(0);
+    MT_CHECK_VALUE(sizes.size() == strides.size(), "mismatch in length of strides and shape");
+    int64_t last = offset;
+    for (size_t d = 0; d < sizes.size(); ++d)
+      if (sizes[d] > 0) last += (sizes[d] - 1) * strides[d];
+    const int64_t first = front.storage_offset();
+    MT_CHECK(b <= 1 || batch_stride == 0 || (offset >= first && last < first + batch_stride),
+             "vmap: as_strided(size=", IntArrayRef(sizes), ", stride=", IntArrayRef(strides), ", storage_offset=", offset,
+             ") reaches outside the memory of its own sample (elements ", first, " to ", first + batch_stride - 1,
+             " for the first one). Calling as_strided under vmap is only supported for views within each sample.");
+    std::vector<int64_t> batched_strides{batch_stride};
+    batched_strides.insert(batched_strides.end(), strides.begin(), strides.end());
+    return front.as_strided(with_batch(b, sizes), batched_strides, offset);
+  });
+}
+
+// detach_ cuts the sample's autograd history, which is the value's.
+void detach_inplace_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  const VmapInterpreter& vmap = current_vmap_interpreter();
+  IValue* args = arguments_of(op, stack);
+  const IValue self = args[0];
+  if (!is_batched_at_level(self.toTensorRef(), vmap.level())) return call_unbatched(op, stack);
+  args[0] = unwrap_at_level(self.toTensorRef(), vmap.level()).first;
+  call_unbatched(op, stack);
+  stack->back() = self;
+}
+
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
+  m.impl("as_strided", CppFunction::makeFromBoxedFunction<&as_strided_rule>());
+  m.impl("detach_", CppFunction::makeFromBoxedFunction<&detach_inplace_rule>());
   m.impl("view", CppFunction::makeFromBoxedFunction<&view_rule>());
   m.impl("reshape", CppFunction::makeFromBoxedFunction<&reshape_rule>());
   m.impl("expand", CppFunction::makeFromBoxedFunction<&expand_rule>());

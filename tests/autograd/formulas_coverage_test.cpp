@@ -27,7 +27,7 @@ const std::set<std::string> kNonDifferentiable = {
     "mt::logical_and.out", "mt::logical_or",   "mt::logical_or.out", "mt::argmax",         "mt::argmin",
     "mt::all",            "mt::all.dim",       "mt::all.dims",      "mt::any",             "mt::any.dim",
     "mt::any.dims",       "mt::one_hot",       "mt::empty_like",    "mt::zeros_like",      "mt::ones_like",
-    "mt::full_like",      "mt::rand_like",     "mt::randn_like",    "mt::detach",
+    "mt::full_like",      "mt::rand_like",     "mt::randn_like",    "mt::detach",          "mt::new_empty_strided",
 };
 
 bool returns_tensor(const mt::FunctionSchema& s) {

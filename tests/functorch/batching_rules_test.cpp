@@ -210,6 +210,45 @@ TEST_F(BatchingRules, ViewOps) {
   }
 }
 
+// as_strided views within each sample (the loop's samples are selects of a contiguous batch, so a
+// storage_offset is relative to each sample's own first element).
+TEST_F(BatchingRules, AsStridedWithinEachSample) {
+  check([](const Inputs& a) { return a[0].as_strided({5, 3}, {1, 5}); }, {mt::randn({4, 15})}, Dims{0});
+  check([](const Inputs& a) { return a[0].as_strided({2, 2}, {3, 1}, a[0].storage_offset() + 4); },
+        {mt::randn({4, 3, 5})}, Dims{0});
+  const Tensor x = mt::randn({4, 6});
+  EXPECT_TRUE(mt_test::contains(mt_test::message_of<mt::RuntimeError>([&] {
+                                  mt::vmap([](const Inputs& a) { return a[0].as_strided({7}, {1}); })({x});
+                                }),
+                                "reaches outside the memory of its own sample"));
+}
+
+TEST_F(BatchingRules, DetachInPlaceDetachesEverySample) {
+  const Tensor x = mt::randn({4, 3}).requires_grad_();
+  const Tensor y = mt::mul(x, 2.0);
+  const Tensor out = mt::vmap([](const Inputs& a) {
+    Tensor v = mt::add(a[0], 1.0);
+    v.detach_();
+    EXPECT_FALSE(v.requires_grad());
+    return v;
+  })({y});
+  EXPECT_FALSE(out.requires_grad());
+  mt_test::expect_same(out, mt::add(mt::mul(x.detach(), 2.0), 1.0));
+}
+
+TEST_F(BatchingRules, BinaryCrossEntropyBackwardForEveryReduction) {
+  const Tensor p = mt::sigmoid(mt::randn({4, 5, 3})), y = mt::sigmoid(mt::randn({5, 3})), w = mt::rand({3, 4});
+  const Tensor g_all = mt::randn({4, 5, 3}), g_scalar = mt::randn({4});
+  for (int64_t reduction : {mt::Reduction::None, mt::Reduction::Mean, mt::Reduction::Sum}) {
+    SCOPED_TRACE("reduction " + std::to_string(reduction));
+    const Tensor& g = reduction == mt::Reduction::None ? g_all : g_scalar;
+    check([=](const Inputs& a) { return mt::binary_cross_entropy_backward(a[0], a[1], a[2], std::nullopt, reduction); },
+          {g, p, y}, Dims{0, 0, None});
+    check([=](const Inputs& a) { return mt::binary_cross_entropy_backward(a[0], a[1], a[2], a[3], reduction); },
+          {g, y, p, w}, Dims{0, None, 0, 1});
+  }
+}
+
 TEST_F(BatchingRules, SqueezeNeverSqueezesABatchOfOne) {
   check_unary([](const Inputs& a) { return a[0].squeeze(); }, {1, 3}, 1);
 }

@@ -35,6 +35,18 @@ TEST(Composition, VmapOfGradGivesPerSampleGradients) {
   expect_same(grads[0][2], mt::mul(dlogits.unsqueeze(1), x[2].unsqueeze(0)));
 }
 
+// In-place ops on a view inside grad rebase its history through CopySlices (as_strided) under vmap.
+TEST(Composition, VmapOfGradThroughInPlaceOpsOnViews) {
+  const auto f = [](const Inputs& a) {
+    Tensor y = mt::mul(a[0], 1.0);
+    y.mul_(3.0);
+    y.select(0, 0).mul_(a[0].select(0, 1));
+    return mt::sum(mt::mul(y, y));
+  };
+  const Tensor x = mt::randn({5, 4});
+  expect_same(mt::vmap(mt::grad(f))({x}), loop_and_stack([&](const Inputs& a) { return mt::grad(f)(a); }, {x}, {0}));
+}
+
 TEST(Composition, GradOfVmap) {
   const Tensor x = mt::randn({4, 3});
   const auto f = [](const Inputs& a) { return mt::sum(mt::vmap([](const Inputs& r) { return mt::dot(r[0], r[0]); })(a)); };

@@ -1,5 +1,5 @@
-// vmap's randomness flag on random ops with batched inputs: Error refuses them, Different draws per
-// entry, Same shares one draw.
+// vmap's randomness flag on random ops with batched inputs and on random factories: Error refuses them,
+// Different draws per entry, Same shares one draw.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -52,6 +52,25 @@ TEST(VmapRandomness, SameSharesOneDrawAcrossTheBatch) {
       {mt::ones({50, 4})});
   EXPECT_TRUE(rows_equal(m));
   EXPECT_FALSE(rows_equal(m.t()));  // but it varies within a sample
+}
+
+TEST(VmapRandomness, RandomFactoriesWithoutTensorArgumentsFollowTheFlag) {
+  const Tensor x = mt::zeros({4, 3});
+  const auto add_noise = [](const Inputs& a) { return mt::add(a[0], mt::randn({3})); };
+  EXPECT_THROW(mt::vmap(add_noise)({x}), mt::RuntimeError);
+  const Tensor different = mt::vmap(add_noise, 0, with_randomness(mt::Randomness::Different))({x});
+  EXPECT_EQ(different.sizes().vec(), (std::vector<int64_t>{4, 3}));
+  EXPECT_FALSE(rows_equal(different));
+  EXPECT_TRUE(rows_equal(mt::vmap(add_noise, 0, with_randomness(mt::Randomness::Same))({x})));
+  // A draw that never meets a batched tensor is still one per entry, and keeps its dtype.
+  const Tensor labels = mt::vmap([](const Inputs&) { return mt::randint(0, 1000, {5}); }, 0,
+                                 with_randomness(mt::Randomness::Different))({x});
+  EXPECT_EQ(labels.sizes().vec(), (std::vector<int64_t>{4, 5}));
+  EXPECT_EQ(labels.dtype(), mt::kInt64);
+  EXPECT_FALSE(rows_equal(labels));
+  // Factories that are not random are not batched.
+  const Tensor z = mt::vmap([](const Inputs& a) { return mt::add(a[0], mt::ones({3})); })({x});
+  EXPECT_TRUE(mt::all(mt::eq(z, 1.0)).item<bool>());
 }
 
 }  // namespace

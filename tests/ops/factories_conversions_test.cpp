@@ -95,6 +95,15 @@ TEST(FactoryOps, LikeFactoriesTakeSizeDtypeAndDeviceFromSelfUnlessGiven) {
   expect_error<TypeError>([&] { rand_like(x); }, "\"check_uniform_bounds\" not implemented for 'mt.int64'");
 }
 
+TEST(FactoryOps, NewEmptyStridedTakesDtypeAndDeviceFromSelfAndTheLayoutFromItsArguments) {
+  const Tensor x = ones({5}, TensorOptions(kFloat64));
+  const Tensor e = x.new_empty_strided({2, 3}, {1, 2});
+  EXPECT_EQ(e.sizes(), IntArrayRef({2, 3}));
+  EXPECT_EQ(e.strides(), IntArrayRef({1, 2}));
+  EXPECT_EQ(e.dtype(), kFloat64);
+  EXPECT_TRUE(x.to(kMeta).new_empty_strided({4}, {2}).is_meta());
+}
+
 TEST(Conversions, ToReturnsSelfWhenNothingChangesUnlessCopyIsAsked) {
   const Tensor x = ones({2, 2});
   EXPECT_TRUE(x.to(kFloat32).is_same(x));
