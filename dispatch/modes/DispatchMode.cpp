@@ -1,0 +1,92 @@
+// The thread-local mode stacks and the two fallbacks that hand calls to their top modes.
+#include "dispatch/modes/DispatchMode.h"
+
+#include <vector>
+
+#include "dispatch/Library.h"
+#include "dispatch/LocalDispatchKeySet.h"
+
+namespace mt {
+
+namespace {
+
+thread_local std::vector<std::shared_ptr<DispatchMode>> default_modes, pre_dispatch_modes;
+
+std::vector<std::shared_ptr<DispatchMode>>& modes_at(DispatchModePosition position) {
+  return position == DispatchModePosition::Default ? default_modes : pre_dispatch_modes;
+}
+
+DispatchKey key_of(DispatchModePosition position) {
+  return position == DispatchModePosition::Default ? DispatchKey::DispatchMode : DispatchKey::PreDispatch;
+}
+
+void set_key_included(DispatchModePosition position, bool included) {
+  LocalDispatchKeySet tls = tls_local_dispatch_key_set();
+  const DispatchKeySet key(key_of(position));
+  tls.included_ = included ? tls.included_ | key : tls.included_ - key;
+  tls_set_local_dispatch_key_set(tls);
+}
+
+void push(DispatchModePosition position, std::shared_ptr<DispatchMode> mode) {
+  auto& modes = modes_at(position);
+  if (modes.empty()) set_key_included(position, true);
+  modes.push_back(std::move(mode));
+}
+
+std::shared_ptr<DispatchMode> pop(DispatchModePosition position) {
+  auto& modes = modes_at(position);
+  std::shared_ptr<DispatchMode> top = std::move(modes.back());
+  modes.pop_back();
+  if (modes.empty()) set_key_included(position, false);
+  return top;
+}
+
+// Pops the top mode while its handler runs and pushes it back afterwards, also when the handler throws.
+class StashTopMode {
+ public:
+  explicit StashTopMode(DispatchModePosition position) : position_(position), mode_(pop(position)) {}
+  ~StashTopMode() { push(position_, std::move(mode_)); }
+  StashTopMode(const StashTopMode&) = delete;
+  StashTopMode& operator=(const StashTopMode&) = delete;
+  DispatchMode& mode() const { return *mode_; }
+
+ private:
+  DispatchModePosition position_;
+  std::shared_ptr<DispatchMode> mode_;
+};
+
+template <DispatchModePosition P>
+void mode_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
+  // A transform's Back fallback may restore a TLS saved while this position still had a mode (whose
+  // handler is running now): with none left, the call goes on below.
+  if (modes_at(P).empty()) {
+    return op.redispatchBoxed(ks & DispatchKeySet(DispatchKeySet::FULL_AFTER, key_of(P)), stack);
+  }
+  StashTopMode stash(P);
+  stash.mode().dispatch(op, ks, *stack);
+}
+
+}  // namespace
+
+DispatchModeGuard::DispatchModeGuard(std::shared_ptr<DispatchMode> mode, DispatchModePosition position)
+    : mode_(mode.get()), position_(position) {
+  MT_CHECK_VALUE(mode != nullptr, "DispatchModeGuard: expected a mode, got nullptr");
+  push(position, std::move(mode));
+}
+
+DispatchModeGuard::~DispatchModeGuard() {
+  MT_INTERNAL_ASSERT(!modes_at(position_).empty() && modes_at(position_).back().get() == mode_,
+                     "dispatch mode guards must be destroyed in the reverse order of their creation");
+  pop(position_);
+}
+
+size_t dispatch_mode_stack_size(DispatchModePosition position) { return modes_at(position).size(); }
+
+MT_LIBRARY_IMPL(_, DispatchMode, m) {
+  m.fallback(CppFunction::makeFromBoxedFunction<&mode_fallback<DispatchModePosition::Default>>());
+}
+MT_LIBRARY_IMPL(_, PreDispatch, m) {
+  m.fallback(CppFunction::makeFromBoxedFunction<&mode_fallback<DispatchModePosition::PreDispatch>>());
+}
+
+}  // namespace mt
