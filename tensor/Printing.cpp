@@ -220,10 +220,11 @@ std::ostream& operator<<(std::ostream& os, const Tensor& t) {
   std::vector<std::string> suffixes;
   if (!t.is_cpu()) suffixes.push_back("device='" + t.device().str() + "'");
   std::string body;
-  if (t.is_meta()) {
+  if (t.is_meta() || t.unsafeGetTensorImpl()->is_fake()) {
     // No data to show: "..." and the size.
     suffixes.push_back("size=" + tuple_str(t.sizes()));
     if (dtype != get_default_dtype()) suffixes.push_back("dtype=" + dtype_str(dtype));
+    if (!t.is_meta()) suffixes.push_back("fake=True");
     body = "...";
   } else if (t.numel() == 0) {
     // The shape is shown unless it is (0,), and the dtype unless it is the default float: with no

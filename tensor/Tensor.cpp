@@ -19,6 +19,8 @@ void Tensor::check_data_ptr_type(ScalarType requested) const {
 Scalar Tensor::item() const {
   MT_CHECK_VALUE(numel() == 1, "a Tensor with ", numel(), " elements cannot be converted to Scalar");
   MT_CHECK(!is_meta(), "Tensor.item() cannot be called on meta tensors");
+  MT_CHECK(!impl()->is_fake(), "Tensor.item() cannot be called on fake tensors (made under FakeTensorMode): they have "
+           "no data");
   MT_CHECK(is_cpu(), "Tensor.item() on a ", device(), " tensor: copy it to the CPU first with .to(mt::kCPU)");
   const void* p = impl()->data();
   switch (dtype()) {

@@ -85,6 +85,10 @@ class TensorImpl : public intrusive_ptr_target {
   // storage is too small (out= arguments that were empty).
   void resize_(IntArrayRef sizes);
 
+  // A fake tensor (dispatch/modes/FakeTensorMode.h) has a shape, dtype and device but no data; it
+  // carries the DispatchMode key so that every op on it reaches the mode, never a kernel.
+  bool is_fake() const { return key_set_.has(DispatchKey::DispatchMode); }
+
   // Inference tensors have no version counter: they are never saved for backward.
   bool is_inference() const { return version_counter_ == nullptr; }
   uint32_t version() const;

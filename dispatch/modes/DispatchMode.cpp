@@ -59,7 +59,14 @@ template <DispatchModePosition P>
 void mode_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
   // A transform's Back fallback may restore a TLS saved while this position still had a mode (whose
   // handler is running now): with none left, the call goes on below.
+  // A fake tensor carries the DispatchMode key itself: with no mode left to take it, it has no data for
+  // the kernels below.
   if (modes_at(P).empty()) {
+    const size_t n = op.schema().arguments.size();
+    for (const IValue* v = stack->data() + stack->size() - n; v != stack->data() + stack->size(); ++v) {
+      MT_CHECK(!(v->isTensor() && v->toTensorRef().unsafeGetTensorImpl()->is_fake()), "A fake tensor (made under "
+               "FakeTensorMode) reached ", op.schema().op.str(), " outside the mode: it has no data to compute with.");
+    }
     return op.redispatchBoxed(ks & DispatchKeySet(DispatchKeySet::FULL_AFTER, key_of(P)), stack);
   }
   StashTopMode stash(P);

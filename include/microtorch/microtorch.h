@@ -14,6 +14,7 @@
 #include "dispatch/Library.h"
 #include "dispatch/LocalDispatchKeySet.h"
 #include "dispatch/modes/DispatchMode.h"
+#include "dispatch/modes/FakeTensorMode.h"
 #include "dispatch/modes/LoggingMode.h"
 #include "dispatch/modes/OpCounter.h"
 #include "ops/Factories.h"
