@@ -58,6 +58,15 @@ bool FunctionSchema::is_mutable() const {
                      [](const Argument& arg) { return arg.alias && arg.alias->is_write; });
 }
 
+std::optional<size_t> FunctionSchema::aliased_argument(const Argument& ret) const {
+  if (!ret.alias) return std::nullopt;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const auto& a = arguments[i].alias;
+    if (a && a->set == ret.alias->set) return i;
+  }
+  return std::nullopt;
+}
+
 size_t FunctionSchema::num_tensor_like_args() const {
   return std::count_if(arguments.begin(), arguments.end(),
                        [](const Argument& arg) { return arg.type.kind == TypeKind::Tensor; });

@@ -75,6 +75,8 @@ struct FunctionSchema {
   std::string str() const;
   bool is_mutable() const;  // some argument is written to: Tensor(a!)
   size_t num_tensor_like_args() const;  // Tensor, Tensor?, Tensor[], Tensor?[] arguments
+  // The argument a return aliases (the same alias set: Tensor(a) or Tensor(a!)), if any.
+  std::optional<size_t> aliased_argument(const Argument& ret) const;
   bool operator==(const FunctionSchema&) const = default;
 };
 

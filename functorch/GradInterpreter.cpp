@@ -29,16 +29,6 @@ void check_no_mutation_of_captures(const FunctionSchema& schema, const IValue* a
   }
 }
 
-// The index of the argument a return aliases (same alias set), if any.
-std::optional<size_t> aliased_argument(const FunctionSchema& schema, const Argument& ret) {
-  if (!ret.alias) return std::nullopt;
-  for (size_t i = 0; i < schema.arguments.size(); ++i) {
-    const auto& a = schema.arguments[i].alias;
-    if (a && a->set == ret.alias->set) return i;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 Tensor GradInterpreter::wrap(Tensor t, bool immutable) const {
@@ -95,7 +85,7 @@ void GradInterpreter::send_to_next(const OperatorHandle& op, Stack* stack) {
   IValue* results = stack->data() + stack->size() - schema.returns.size();
   for (size_t r = 0; r < schema.returns.size(); ++r) {
     const Argument& ret = schema.returns[r];
-    const std::optional<size_t> source = aliased_argument(schema, ret);
+    const std::optional<size_t> source = schema.aliased_argument(ret);
     // An in-place or out= op returns the wrapper it wrote into, whose geometry may have changed.
     if (ret.alias && ret.alias->is_write && source && wrapped_args[*source].isTensor()) {
       if (TensorWrapper* w = maybe_get_wrapper(wrapped_args[*source].toTensorRef())) w->refresh_metadata();

@@ -26,16 +26,6 @@ Tensor fake_like(const Tensor& meta, Device device, intrusive_ptr<StorageImpl> s
   return Tensor(std::move(impl));
 }
 
-// The argument a return aliases (same alias set), if any.
-std::optional<size_t> aliased_argument(const FunctionSchema& schema, const Argument& ret) {
-  if (!ret.alias) return std::nullopt;
-  for (size_t i = 0; i < schema.arguments.size(); ++i) {
-    const auto& a = schema.arguments[i].alias;
-    if (a && a->set == ret.alias->set) return i;
-  }
-  return std::nullopt;
-}
-
 constexpr DispatchKeySet meta_kernel_keys = DispatchKeySet(DispatchKey::Dense) | DispatchKeySet(BackendComponent::MetaBit);
 
 }  // namespace
@@ -76,7 +66,7 @@ void FakeTensorMode::dispatch(const OperatorHandle& op, DispatchKeySet, Stack& s
   IValue* results = stack.data() + stack.size() - schema.returns.size();
   for (size_t r = 0; r < schema.returns.size(); ++r) {
     const Argument& ret = schema.returns[r];
-    const std::optional<size_t> source = aliased_argument(schema, ret);
+    const std::optional<size_t> source = schema.aliased_argument(ret);
     const bool source_is_tensor = source && originals[*source].isTensor();
     if (ret.alias && ret.alias->is_write && source_is_tensor) {
       // In place or out=: the fake argument takes the result's geometry (an out= may be resized).
