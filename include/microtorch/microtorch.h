@@ -33,4 +33,5 @@
 #include "autograd/optim/Adam.h"
 #include "autograd/optim/SGD.h"
 #include "functorch/Grad.h"
+#include "functorch/autocast/AutocastMode.h"
 #include "functorch/Vmap.h"
