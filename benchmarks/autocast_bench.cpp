@@ -5,15 +5,11 @@
 
 #include "functorch/autocast/AutocastMode.h"
 
+#include "mlp_net.h"
+
 namespace {
 
-struct Net : mt::nn::Module {
-  Net(int64_t in, int64_t hidden, int64_t out, mt::Generator* g)
-      : fc1(register_module("fc1", std::make_shared<mt::nn::Linear>(in, hidden, true, g))),
-        fc2(register_module("fc2", std::make_shared<mt::nn::Linear>(hidden, out, true, g))) {}
-  mt::Tensor forward(const mt::Tensor& x) const { return fc2->forward(mt::relu(fc1->forward(x))); }
-  std::shared_ptr<mt::nn::Linear> fc1, fc2;
-};
+using mt_bench::Net;
 
 void BM_MLPInferenceAutocastBF16(benchmark::State& state) {
   const int64_t batch = state.range(0);

@@ -9,6 +9,13 @@ namespace mt::functorch {
 
 namespace {
 
+// An optional weight: batched, it broadcasts from behind the batch dim of inputs of logical rank `rank`.
+IValue batched_weight(const IValue& weight, int64_t level, int64_t rank) {
+  if (!weight.isTensor()) return weight;
+  auto [value, bdim] = unwrap_at_level(weight.toTensorRef(), level);
+  return bdim ? pad_to_logical_rank(move_bdim_to_front(value, bdim), rank) : value;
+}
+
 // binary_cross_entropy(self, target, weight?, reduction): self and target must have the same size,
 // so both get the batch; a batched weight broadcasts from behind the batch dim.
 void binary_cross_entropy_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
@@ -20,10 +27,7 @@ void binary_cross_entropy_rule(const OperatorHandle& op, DispatchKeySet, Stack* 
   ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);  // only values are touched below
   args[0] = batch_at_front(args[0].toTensorRef(), vmap.level(), vmap.batch_size());
   args[1] = batch_at_front(args[1].toTensorRef(), vmap.level(), vmap.batch_size());
-  if (args[2].isTensor()) {
-    auto [weight, bdim] = unwrap_at_level(args[2].toTensorRef(), vmap.level());
-    args[2] = bdim ? pad_to_logical_rank(move_bdim_to_front(weight, bdim), rank) : weight;
-  }
+  args[2] = batched_weight(args[2], vmap.level(), rank);
   args[3] = int64_t{Reduction::None};
   op.callBoxed(stack);
   Tensor loss = stack->back().toTensor();
@@ -50,10 +54,7 @@ void binary_cross_entropy_backward_rule(const OperatorHandle& op, DispatchKeySet
   args[0] = (reduction == Reduction::None ? grad : pad_to_logical_rank(grad, rank)).expand(input.sizes());
   args[1] = input;
   args[2] = batch_at_front(args[2].toTensorRef(), vmap.level(), vmap.batch_size());
-  if (args[3].isTensor()) {
-    auto [weight, bdim] = unwrap_at_level(args[3].toTensorRef(), vmap.level());
-    args[3] = bdim ? pad_to_logical_rank(move_bdim_to_front(weight, bdim), rank) : weight;
-  }
+  args[3] = batched_weight(args[3], vmap.level(), rank);
   args[4] = int64_t{Reduction::None};
   op.callBoxed(stack);
   Tensor grad_input = stack->back().toTensor();
