@@ -1,7 +1,9 @@
 #include "ops/Copy.h"
 
 #include "dispatch/Library.h"
+#include "ops/Operators.h"
 #include "ops/TensorIterator.h"
+#include "ops/Views.h"
 
 namespace mt {
 
@@ -30,9 +32,21 @@ Tensor& copy_(Tensor& self, const Tensor& src, bool /*non_blocking*/) {
   copy_into(self, src);
   return self;
 }
+
+// A new tensor laid out as clone(self) would be, then the copy_ op: every backend with copy_ has it,
+// and being CompositeExplicitAutograd it keeps its own derivative.
+Tensor copy(const Tensor& self, const Tensor& src, bool non_blocking) {
+  const DimVector strides = is_non_overlapping_and_dense(self.sizes(), self.strides())
+                                ? to_dim_vector(self.strides())
+                                : dense_strides_like(self.sizes(), self.strides());
+  Tensor out = ops::empty_strided::call(self.sizes(), strides, self.dtype(), self.device());
+  ops::copy_::call(out, src, non_blocking);
+  return out;
+}
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CPU, m) { m.impl("copy_", MT_FN(copy_)); }
 MT_LIBRARY_IMPL(mt, Meta, m) { m.impl("copy_", MT_FN(copy_)); }
+MT_LIBRARY_IMPL(mt, CompositeExplicitAutograd, m) { m.impl("copy", MT_FN(copy)); }
 
 }  // namespace mt

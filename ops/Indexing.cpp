@@ -1,6 +1,6 @@
-// index_select, gather, scatter (src and value), scatter_add and one_hot: argument checks, output
-// allocation and index bounds, shared by CPU and Meta (on Meta the stubs do nothing). Every check,
-// including the bounds of every index, runs before anything is written.
+// index_select, gather, scatter (src and value), scatter_add, one_hot, take and put: argument checks,
+// output allocation and index bounds, shared by CPU and Meta (on Meta the stubs do nothing). Every
+// check, including the bounds of every index, runs before anything is written.
 #include "ops/Indexing.h"
 
 #include "dispatch/Library.h"
@@ -15,6 +15,33 @@ MT_DEFINE_STUB(index_min_max_stub, void(const Tensor&, int64_t&, int64_t&));
 MT_DEFINE_STUB(gather_stub, void(const Tensor&, const Tensor&, int64_t, const Tensor&));
 MT_DEFINE_STUB(scatter_stub, void(const Tensor&, int64_t, const Tensor&, const Tensor&, ScatterOp));
 MT_DEFINE_STUB(scatter_fill_stub, void(const Tensor&, int64_t, const Tensor&, const Scalar&));
+MT_DEFINE_STUB(flat_index_bounds_stub, void(const Tensor&, int64_t));
+MT_DEFINE_STUB(take_stub, void(const Tensor&, const Tensor&, const Tensor&));
+MT_DEFINE_STUB(put_stub, void(const Tensor&, const Tensor&, const Tensor&, ScatterOp));
+
+void check_take(const Tensor& self, const Tensor& index) {
+  MT_CHECK(index.dtype() == kInt64, "take(): Expected a long tensor for index, but got ", index.dtype());
+  // PyTorch's take is take_out into a tensor on self's device, hence "out".
+  MT_CHECK(self.device() == index.device(), "take(): self, index and out expected to be in the same device, but got "
+           "self.device = ", self.device(), ", index.device = ", index.device(), ", and out.device = ", self.device());
+  MT_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, "take(): tried to take from an empty tensor");
+}
+
+void check_put(const Tensor& self, const Tensor& index, const Tensor& source) {
+  MT_CHECK(index.dtype() == kInt64, "put_(): Expected a long tensor for index, but got ", index.dtype());
+  MT_CHECK(self.dtype() == source.dtype(), "put_(): self and source expected to have the same dtype, but got "
+           "self.dtype = ", self.dtype(), " and source.dtype = ", source.dtype());
+  MT_CHECK(self.device() == source.device() && self.device() == index.device(),
+           "put_(): self, index and source expected to be in the same device, but got self.device = ", self.device(),
+           ", index.device = ", index.device(), ", and source.device = ", source.device());
+  MT_CHECK_INDEX(source.numel() == index.numel(), "put_(): Expected source and index to have the same number of "
+                 "elements, but got source.numel() = ", source.numel(), ", index.numel() = ", index.numel());
+  MT_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, "put_(): Tried to put elements into an empty tensor");
+}
+
+void check_flat_bounds(const Tensor& index, int64_t numel) {
+  if (index.numel() > 0) flat_index_bounds_stub(index.device().type(), index, numel);
+}
 
 namespace {
 
@@ -198,6 +225,26 @@ Tensor one_hot(const Tensor& self, int64_t num_classes) {
   return out;
 }
 
+// --- take, put ---------------------------------------------------------------------------------------
+
+Tensor take(const Tensor& self, const Tensor& index) {
+  check_take(self, index);
+  check_flat_bounds(index, self.numel());
+  Tensor out = new_like(self, index.sizes());
+  if (index.numel() > 0) take_stub(out.device().type(), out, self, index);
+  return out;
+}
+
+Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  check_put(self, index, source);
+  check_flat_bounds(index, self.numel());
+  Tensor out = copy_of(self);
+  if (index.numel() > 0) {
+    put_stub(out.device().type(), out, index, source, accumulate ? ScatterOp::Add : ScatterOp::Assign);
+  }
+  return out;
+}
+
 void register_kernels(Library& m) {
   m.impl("index_select", MT_FN(index_select));
   m.impl("gather", MT_FN(gather));
@@ -208,6 +255,8 @@ void register_kernels(Library& m) {
   m.impl("scatter_add", MT_FN(scatter_add));
   m.impl("scatter_add_", MT_FN(scatter_add_));
   m.impl("one_hot", MT_FN(one_hot));
+  m.impl("take", MT_FN(take));
+  m.impl("put", MT_FN(put));
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 #pragma once
-// index_select, gather, scatter, scatter_add, one_hot, tril/triu: the shared part of each kernel
-// (argument checks, output allocation; ops/Indexing.cpp, ops/Triangular.cpp) and the per-device stubs
-// that hold the loops (ops/cpu/IndexingKernel.cpp). `dim` arguments reaching a stub are wrapped, and
-// a 0-dim tensor is treated as one of shape [1].
+// index_select, gather, scatter, scatter_add, one_hot, take, put, tril/triu: the shared part of each
+// kernel (argument checks, output allocation; ops/Indexing.cpp, ops/Triangular.cpp) and the per-device
+// stubs that hold the loops (ops/cpu/IndexingKernel.cpp). `dim` arguments reaching a stub are wrapped,
+// and a 0-dim tensor is treated as one of shape [1].
 #include "ops/DispatchStub.h"
 #include "tensor/Tensor.h"
 
@@ -24,6 +24,22 @@ MT_DECLARE_STUB(scatter_stub,
                 void(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, ScatterOp op));
 // self[index[i][j][k]][j][k] = value for dim 0.
 MT_DECLARE_STUB(scatter_fill_stub, void(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value));
+
+// take and put address self's elements by their row-major ("flat") position, whatever self's strides;
+// a position p in [-numel, 0) means p + numel. Their checks that read no data (dtypes, devices, element
+// counts), as PyTorch words them; the batching rules run them on the logical tensors.
+void check_take(const Tensor& self, const Tensor& index);
+void check_put(const Tensor& self, const Tensor& index, const Tensor& source);
+// Raises IndexError "out of range: tried to access index 10 on a tensor of 6 elements." for the first
+// element of the int64 tensor `index` outside [-numel, numel) (through flat_index_bounds_stub, which
+// needs a non-empty index).
+void check_flat_bounds(const Tensor& index, int64_t numel);
+MT_DECLARE_STUB(flat_index_bounds_stub, void(const Tensor& index, int64_t numel));
+// out[i...] = self.flatten()[index[i...]]; out is contiguous with index's shape, the indices in bounds.
+MT_DECLARE_STUB(take_stub, void(const Tensor& out, const Tensor& self, const Tensor& index));
+// self.flatten()[index[i...]] = (or +=) source.flatten()[k], k being i's row-major position; source has
+// self's dtype and index's number of elements, the indices are in bounds.
+MT_DECLARE_STUB(put_stub, void(const Tensor& self, const Tensor& index, const Tensor& source, ScatterOp op));
 
 // out = self with the elements above (`upper` false: tril) or below (`upper`: triu) the `diagonal`-th
 // diagonal of the last two dims set to zero; out may be self.

@@ -5,6 +5,7 @@
 
 #include "dispatch/Library.h"
 #include "ops/BinaryOps.h"
+#include "ops/Factories.h"
 #include "ops/Functions.h"
 #include "ops/PointwiseIterators.h"
 #include "tensor/TypePromotion.h"
@@ -123,6 +124,7 @@ Tensor& fill_tensor(Tensor& self, const Tensor& value) {
   return self.copy_(value);
 }
 Tensor& zero_fill(Tensor& self) { return self.fill_(0); }
+Tensor filled(const Tensor& self, const Scalar& value) { return mt::full_like(self, value); }
 
 // CPU and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
 void register_kernels(Library& m) {
@@ -146,6 +148,7 @@ MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {
   m.impl("where.Scalar", MT_FN(where_scalar));
   m.impl("fill_.Tensor", MT_FN(fill_tensor));
   m.impl("zero_", MT_FN(zero_fill));
+  m.impl("fill.Scalar", MT_FN(filled));
 }
 
 }  // namespace mt

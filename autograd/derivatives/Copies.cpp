@@ -1,6 +1,6 @@
 // Derivatives of the ops that copy values: clone, contiguous (a clone into row-major order when self is
-// not contiguous already), _to_copy (behind to) and copy_ (self's old value gets no gradient; src gets
-// the gradient, summed to its shape and converted to its dtype).
+// not contiguous already), _to_copy (behind to), and copy_ and its functional form copy (self's value
+// gets no gradient; src gets the gradient, summed to its shape and converted to its dtype).
 #include "autograd/derivatives/Formulas.h"
 
 namespace mt::autograd {
@@ -36,17 +36,25 @@ Tensor to_copy(DispatchKeySet ks, const Tensor& self, std::optional<ScalarType> 
   return out;
 }
 
+BackwardFunction::Formula copy_formula(const Tensor& src) {
+  return [src_sizes = src.sizes().vec(), src_options = src.options()](const variable_list& g) {
+    return variable_list{mt::zeros_like(g[0]), sum_to(g[0], src_sizes).to(src_options)};
+  };
+}
+
 Tensor& copy_(DispatchKeySet ks, Tensor& self, const Tensor& src, bool non_blocking) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self, src});
   below_autograd([&]() -> Tensor& { return ops::copy_::redispatch(ks & after_autograd_keyset, self, src, non_blocking); });
-  if (rg) {
-    record("CopyBackwards", {self, src}, {self},
-           [src_sizes = src.sizes().vec(), src_options = src.options()](const variable_list& g) {
-             return variable_list{mt::zeros_like(g[0]), sum_to(g[0], src_sizes).to(src_options)};
-           });
-  }
+  if (rg) record("CopyBackwards", {self, src}, {self}, copy_formula(src));
   return self;
+}
+
+Tensor copy(DispatchKeySet ks, const Tensor& self, const Tensor& src, bool non_blocking) {
+  Tensor out =
+      below_autograd([&] { return ops::copy::redispatch(ks & after_autograd_keyset, self, src, non_blocking); });
+  if (compute_requires_grad({self, src})) record("CopyBackward0", {self, src}, {out}, copy_formula(src));
+  return out;
 }
 
 }  // namespace
@@ -56,6 +64,7 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("contiguous", MT_FN(contiguous));
   m.impl("_to_copy", MT_FN(to_copy));
   m.impl("copy_", MT_FN(copy_));
+  m.impl("copy", MT_FN(copy));
 }
 
 }  // namespace mt::autograd

@@ -1,6 +1,7 @@
 // Derivatives of the joining and indexing ops: cat, index_select, gather, scatter (src, value, add, and
-// their in-place forms), tril/triu. Gradients that spread the output's gradient back over self use
-// scatter_add, so they are differentiable again. (stack and repeat are compositions of these.)
+// their in-place forms), take, put, tril/triu. Gradients that spread the output's gradient back over
+// self use scatter_add (take: put with accumulate), so they are differentiable again. (stack and repeat
+// are compositions of these.)
 #include "autograd/derivatives/Formulas.h"
 
 namespace mt::autograd {
@@ -138,6 +139,33 @@ Tensor& scatter_add_(DispatchKeySet ks, Tensor& self, int64_t dim, const Tensor&
   return self;
 }
 
+Tensor take(DispatchKeySet ks, const Tensor& self, const Tensor& index) {
+  Tensor out = below_autograd([&] { return ops::take::redispatch(ks & after_autograd_keyset, self, index); });
+  if (compute_requires_grad({self})) {
+    record("TakeBackward0", {self}, {out},
+           [i = SavedVariable(index), sizes = self.sizes().vec()](const variable_list& g) {
+             return variable_list{zeros(sizes, g[0].options()).put(i.unpack(), g[0], /*accumulate=*/true)};
+           });
+  }
+  return out;
+}
+
+// Like scatter: self keeps the gradient where put did not write (all of it when accumulating); source
+// gets the gradient of the places it was written to.
+Tensor put(DispatchKeySet ks, const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  Tensor out = below_autograd(
+      [&] { return ops::put::redispatch(ks & after_autograd_keyset, self, index, source, accumulate); });
+  if (compute_requires_grad({self, source})) {
+    record("PutBackward0", {self, source}, {out},
+           [i = SavedVariable(index), source_sizes = source.sizes().vec(), accumulate](const variable_list& g) {
+             const Tensor index_v = i.unpack();
+             Tensor grad_self = accumulate ? g[0] : g[0].put(index_v, zeros(source_sizes, g[0].options()));
+             return variable_list{std::move(grad_self), g[0].take(index_v).reshape(source_sizes)};
+           });
+  }
+  return out;
+}
+
 Tensor tril(DispatchKeySet ks, const Tensor& self, int64_t diagonal) {
   Tensor out = below_autograd([&] { return ops::tril::redispatch(ks & after_autograd_keyset, self, diagonal); });
   if (compute_requires_grad({self})) {
@@ -190,6 +218,8 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("scatter_.src", MT_FN(scatter__src));
   m.impl("scatter_.value", MT_FN(scatter__value));
   m.impl("scatter_add_", MT_FN(scatter_add_));
+  m.impl("take", MT_FN(take));
+  m.impl("put", MT_FN(put));
   m.impl("tril", MT_FN(tril));
   m.impl("triu", MT_FN(triu));
   m.impl("tril_", MT_FN(tril_));

@@ -1,11 +1,13 @@
 // Batching rules of the indexing ops and tril/triu. gather and scatter need all their tensors to have
 // the same rank and sizes, so every tensor gets the batch at the front (an unbatched one is expanded to
 // the batch, which costs no memory) and `dim` moves past it. index_select's index is a vector per
-// sample: a batched index becomes a gather. one_hot adds a trailing dim.
+// sample: a batched index becomes a gather. one_hot adds a trailing dim. take and put address each
+// sample flattened to a row of [B, N]: they become gather and scatter along dim 1.
 #include "dispatch/Library.h"
 #include "functorch/VmapInterpreter.h"
 #include "functorch/batching/BatchingHelpers.h"
 #include "ops/Functions.h"
+#include "ops/Indexing.h"
 
 namespace mt::functorch {
 
@@ -82,6 +84,70 @@ void one_hot_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   wrap_results(op, stack, *bdim, level);
 }
 
+std::vector<int64_t> with_batch(int64_t batch, IntArrayRef sizes) {
+  std::vector<int64_t> out{batch};
+  out.insert(out.end(), sizes.begin(), sizes.end());
+  return out;
+}
+
+// take's and put's index as [B, K] positions into rows of n elements: its own batch, or the shared
+// index expanded. Checked as take and put check it, then wrapped into [0, n), as gather and scatter
+// take no negative index.
+Tensor flat_positions(const Tensor& index, int64_t n, int64_t level, int64_t batch) {
+  const Tensor front = batch_at_front(index, level, batch);
+  check_flat_bounds(front, n);
+  const Tensor rows = front.reshape({batch, index.numel()});
+  return mt::where(rows.lt(0), rows.add(n), rows);
+}
+
+// take(self, index) has index's shape. A shared self is read by the batched index as it is; a batched
+// one is read as rows of [B, N] by gather.
+void take_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  const VmapInterpreter& vmap = current_vmap_interpreter();
+  const int64_t level = vmap.level(), batch = vmap.batch_size();
+  IValue* args = arguments_of(op, stack);
+  const Tensor self = args[0].toTensor(), index = args[1].toTensor();
+  if (!is_batched_at_level(self, level)) {
+    if (!is_batched_at_level(index, level)) return call_unbatched(op, stack);
+    auto [value, bdim] = unwrap_at_level(index, level);
+    args[1] = std::move(value);
+    call_unbatched(op, stack);
+    return wrap_results(op, stack, *bdim, level);
+  }
+  check_take(self, index);
+  Tensor result;
+  {
+    ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);
+    const Tensor rows = batch_at_front(self, level, batch).reshape({batch, self.numel()});
+    const Tensor positions = flat_positions(index, self.numel(), level, batch);
+    result = mt::gather(rows, 1, positions).view(with_batch(batch, index.sizes()));
+  }
+  return_one(op, stack, make_batched(std::move(result), 0, level));
+}
+
+// put(self, index, source) has self's shape: rows of [B, N] (a shared self expanded to the batch)
+// written by scatter, or scatter_add when accumulating, with index and source as [B, K].
+void put_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  const VmapInterpreter& vmap = current_vmap_interpreter();
+  const int64_t level = vmap.level(), batch = vmap.batch_size();
+  IValue* args = arguments_of(op, stack);
+  if (!any_batched_at_level(args, 3, level)) return call_unbatched(op, stack);
+  const Tensor self = args[0].toTensor(), index = args[1].toTensor(), source = args[2].toTensor();
+  const bool accumulate = args[3].toBool();
+  check_put(self, index, source);
+  Tensor result;
+  {
+    ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);
+    const Tensor rows = batch_at_front(self, level, batch).reshape({batch, self.numel()});
+    const Tensor positions = flat_positions(index, self.numel(), level, batch);
+    const Tensor values = batch_at_front(source, level, batch).reshape({batch, source.numel()});
+    const Tensor written =
+        accumulate ? mt::scatter_add(rows, 1, positions, values) : mt::scatter(rows, 1, positions, values);
+    result = written.view(with_batch(batch, self.sizes()));
+  }
+  return_one(op, stack, make_batched(std::move(result), 0, level));
+}
+
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
@@ -90,6 +156,8 @@ MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
                            "scatter_add_", "tril", "tril_", "triu", "triu_"})
     m.impl(name, CppFunction::makeFromBoxedFunction<&all_batched_rule>());
   m.impl("index_select", CppFunction::makeFromBoxedFunction<&index_select_rule>());
+  m.impl("take", CppFunction::makeFromBoxedFunction<&take_rule>());
+  m.impl("put", CppFunction::makeFromBoxedFunction<&put_rule>());
 }
 
 }  // namespace mt::functorch

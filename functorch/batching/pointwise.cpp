@@ -3,7 +3,8 @@
 // - several: move each batch dim to the front and pad the batched arguments to the largest logical
 //   rank (Tensor[B, 3] + Tensor[2, 5, 3] -> Tensor[B, 1, 1, 3] + Tensor[2, 5, 3]), so ordinary
 //   broadcasting lines the logical dims up; the result is batched at dim 0.
-// In-place ops write through those views into self's value and return self.
+// In-place ops write through those views into self's value and return self. copy, whose result has
+// self's shape, has a rule of its own.
 #include "dispatch/Library.h"
 #include "dispatch/LocalDispatchKeySet.h"
 #include "functorch/VmapInterpreter.h"
@@ -96,6 +97,20 @@ void pointwise_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   wrap_results(op, stack, out_bdim, level);
 }
 
+// copy(self, src): self with the batch at the front (a shared self expanded to it), src likewise and
+// padded to self's logical rank. A src of higher logical rank is left so, and the copy refuses it.
+void copy_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  const VmapInterpreter& vmap = current_vmap_interpreter();
+  IValue* args = arguments_of(op, stack);
+  if (!any_batched_at_level(args, 2, vmap.level())) return call_unbatched(op, stack);
+  const int64_t rank = args[0].toTensorRef().dim();
+  ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);
+  args[0] = batch_at_front(args[0].toTensorRef(), vmap.level(), vmap.batch_size());
+  args[1] = pad_to_logical_rank(batch_at_front(args[1].toTensorRef(), vmap.level(), vmap.batch_size()), rank);
+  op.callBoxed(stack);
+  wrap_results(op, stack, 0, vmap.level());
+}
+
 constexpr const char* kPointwiseOps[] = {
     // unary, and pointwise ops with one tensor argument
     "neg", "abs", "sign", "exp", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "relu", "gelu",
@@ -124,6 +139,7 @@ MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
   for (const char* name : kPointwiseOps) m.impl(name, CppFunction::makeFromBoxedFunction<&pointwise_rule<false>>());
   for (const char* name : {"masked_fill.Scalar", "masked_fill.Tensor"})
     m.impl(name, CppFunction::makeFromBoxedFunction<&pointwise_rule<true>>());
+  m.impl("copy", CppFunction::makeFromBoxedFunction<&copy_rule>());
 }
 
 }  // namespace mt::functorch

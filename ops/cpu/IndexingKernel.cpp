@@ -1,6 +1,7 @@
-// CPU loops of the indexing ops (gather, scatter, index bounds, one_hot's range) and of tril/triu.
-// Each walks the elements of one shape (the index's, or the matrix rows') with an offset per operand,
-// where self's offset skips `dim` and the index element supplies the position along it.
+// CPU loops of the indexing ops (gather, scatter, take, put, index bounds, one_hot's range) and of
+// tril/triu. Each walks the elements of one shape (the index's, or the matrix rows') with an offset per
+// operand, where self's offset skips `dim` and the index element supplies the position along it (take
+// and put: the row-major position in all of self).
 #include <algorithm>
 #include <array>
 
@@ -114,6 +115,17 @@ void gather_kernel(const Tensor& out, const Tensor& self, int64_t dim, const Ten
   });
 }
 
+template <typename T>
+void combine(T& dst, T v, ScatterOp op) {
+  if (op == ScatterOp::Assign) {
+    dst = v;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    dst = dst || v;
+  } else {
+    dst = static_cast<T>(opmath_t<T>(dst) + opmath_t<T>(v));
+  }
+}
+
 // Serial: two index elements may name the same element of self.
 void scatter_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, ScatterOp op) {
   const auto w = index_walk<3>(index, dim, {&index, &src, &self}, {false, false, true});
@@ -123,15 +135,7 @@ void scatter_kernel(const Tensor& self, int64_t dim, const Tensor& index, const 
     T* s = self.data_ptr<T>();
     const T* from = src.data_ptr<T>();
     walk(w, 0, w.numel(), [&](int64_t, const std::array<int64_t, 3>& off) {
-      T& dst = s[off[2] + idx[off[0]] * step];
-      const T v = from[off[1]];
-      if (op == ScatterOp::Assign) {
-        dst = v;
-      } else if constexpr (std::is_same_v<T, bool>) {
-        dst = dst || v;
-      } else {
-        dst = static_cast<T>(opmath_t<T>(dst) + opmath_t<T>(v));
-      }
+      combine(s[off[2] + idx[off[0]] * step], from[off[1]], op);
     });
   });
 }
@@ -146,6 +150,68 @@ void scatter_fill_kernel(const Tensor& self, int64_t dim, const Tensor& index, c
     if constexpr (std::is_same_v<T, bool>) v = value.toBool();
     else v = static_cast<T>(value.to<opmath_t<T>>());
     walk(w, 0, w.numel(), [&](int64_t, const std::array<int64_t, 2>& off) { s[off[1] + idx[off[0]] * step] = v; });
+  });
+}
+
+// The element offset of each row-major position of a tensor of any strides.
+class FlatOffsets {
+ public:
+  explicit FlatOffsets(const Tensor& t)
+      : sizes_(to_dim_vector(t.sizes())), strides_(to_dim_vector(t.strides())), contiguous_(t.is_contiguous()) {}
+  int64_t operator()(int64_t flat) const {
+    if (contiguous_) return flat;
+    int64_t offset = 0;
+    for (int64_t d = static_cast<int64_t>(sizes_.size()) - 1; d >= 0; --d) {
+      offset += (flat % sizes_[d]) * strides_[d];
+      flat /= sizes_[d];
+    }
+    return offset;
+  }
+
+ private:
+  DimVector sizes_, strides_;
+  bool contiguous_;
+};
+
+void flat_index_bounds_kernel(const Tensor& index, int64_t numel) {
+  const int64_t* idx = index.data_ptr<int64_t>();
+  const auto w = index_walk<1>(index, 0, {&index}, {false});
+  walk(w, 0, w.numel(), [&](int64_t, const std::array<int64_t, 1>& off) {
+    const int64_t i = idx[off[0]];
+    MT_CHECK_INDEX(i >= -numel && i < numel, "out of range: tried to access index ", i, " on a tensor of ", numel,
+                   " elements.");
+  });
+}
+
+// out is contiguous in index's shape: its offset is the walk's position.
+void take_kernel(const Tensor& out, const Tensor& self, const Tensor& index) {
+  const auto w = index_walk<1>(index, 0, {&index}, {false});
+  const FlatOffsets self_offset(self);
+  const int64_t numel = self.numel();
+  const int64_t* idx = index.data_ptr<int64_t>();
+  dispatch_all_types(self.dtype(), "take", [&]<typename T>() {
+    T* o = out.data_ptr<T>();
+    const T* s = self.data_ptr<T>();
+    parallel_walk(w, kParallelGrain, [&](int64_t k, const std::array<int64_t, 1>& off) {
+      const int64_t i = idx[off[0]];
+      o[k] = s[self_offset(i < 0 ? i + numel : i)];
+    });
+  });
+}
+
+// Serial: two index elements may name the same element of self.
+void put_kernel(const Tensor& self, const Tensor& index, const Tensor& source, ScatterOp op) {
+  const auto w = index_walk<1>(index, 0, {&index}, {false});
+  const FlatOffsets self_offset(self), source_offset(source);
+  const int64_t numel = self.numel();
+  const int64_t* idx = index.data_ptr<int64_t>();
+  dispatch_all_types(self.dtype(), "put_", [&]<typename T>() {
+    T* s = self.data_ptr<T>();
+    const T* from = source.data_ptr<T>();
+    walk(w, 0, w.numel(), [&](int64_t k, const std::array<int64_t, 1>& off) {
+      const int64_t i = idx[off[0]];
+      combine(s[self_offset(i < 0 ? i + numel : i)], from[source_offset(k)], op);
+    });
   });
 }
 
@@ -180,6 +246,9 @@ MT_REGISTER_STUB(index_min_max_stub, kCPU, index_min_max_kernel);
 MT_REGISTER_STUB(gather_stub, kCPU, gather_kernel);
 MT_REGISTER_STUB(scatter_stub, kCPU, scatter_kernel);
 MT_REGISTER_STUB(scatter_fill_stub, kCPU, scatter_fill_kernel);
+MT_REGISTER_STUB(flat_index_bounds_stub, kCPU, flat_index_bounds_kernel);
+MT_REGISTER_STUB(take_stub, kCPU, take_kernel);
+MT_REGISTER_STUB(put_stub, kCPU, put_kernel);
 MT_REGISTER_STUB(triangular_stub, kCPU, triangular_kernel);
 
 }  // namespace mt

@@ -1,6 +1,6 @@
 // The derivatives of cat, stack, repeat, index_select, gather, scatter (src, value, add; out of place and
-// in place) and tril/triu against finite differences (first and second order), with hand-worked
-// gradients for repeated indices.
+// in place), take, put and tril/triu against finite differences (first and second order), with
+// hand-worked gradients for repeated indices.
 #include "formulas_test_helpers.h"
 
 namespace {
@@ -68,6 +68,32 @@ TEST(IndexingFormulas, Scatter) {
   EXPECT_EQ(self.scatter(0, longs({0}), src).grad_fn()->name(), "ScatterBackward0");
   EXPECT_EQ(self.scatter(0, longs({0}), 1.0).grad_fn()->name(), "ScatterBackward1");
   EXPECT_EQ(self.scatter_add(0, longs({0}), src).grad_fn()->name(), "ScatterAddBackward0");
+}
+
+TEST(IndexingFormulas, TakeAndPut) {
+  const variable_list in{rnd({3, 4}, 15), rnd({2, 3}, 16)};
+  const Tensor repeats = longs({5, -1, 0, 5, 11, 2}, {2, 3});   // 5 twice, 11 as -1 and 11
+  const Tensor distinct = longs({5, -1, 0, 7, 3, 2}, {2, 3});
+  check([repeats](const variable_list& x) { return x[0].take(repeats); }, in);
+  check([](const variable_list& x) { return x[0].t().take(longs({1, -2, 1})) * x[1].take(longs({0, 4, 5})); }, in);
+  check([distinct](const variable_list& x) { return x[0].put(distinct, x[1]); }, in);
+  check([repeats](const variable_list& x) { return x[0].put(repeats, x[1], /*accumulate=*/true); }, in);
+  check([](const variable_list& x) { return x[0].t().put(longs({7, -12}), x[1].take(longs({0, 4})) * x[1][0][1]); },
+        in);
+  // Hand-worked: take's gradient counts each read; put overwrites self where it writes (unless it
+  // accumulates), and source gets the gradient of where it went.
+  const Tensor v = rnd({4}, 17);
+  EXPECT_EQ(values(mt::autograd::grad({v.take(longs({1, 1, -1, 0})).sum()}, {v})[0]),
+            (std::vector<double>{1, 2, 0, 1}));
+  const Tensor self = rnd({4}, 18), src = rnd({2}, 19), weights = mt::arange(4, mt::kFloat64);
+  const auto g = mt::autograd::grad({(self.put(longs({2, -4}), src) * weights).sum()}, {self, src});
+  EXPECT_EQ(values(g[0]), (std::vector<double>{0, 1, 0, 3}));
+  EXPECT_EQ(values(g[1]), (std::vector<double>{2, 0}));
+  const auto ga = mt::autograd::grad({(self.put(longs({2, 2}), src, true) * weights).sum()}, {self, src});
+  EXPECT_EQ(values(ga[0]), (std::vector<double>{0, 1, 2, 3}));
+  EXPECT_EQ(values(ga[1]), (std::vector<double>{2, 2}));
+  EXPECT_EQ(v.take(longs({0})).grad_fn()->name(), "TakeBackward0");
+  EXPECT_EQ(self.put(longs({0}), src.narrow(0, 0, 1)).grad_fn()->name(), "PutBackward0");
 }
 
 TEST(IndexingFormulas, TrilTriu) {

@@ -1,6 +1,6 @@
 // The derivatives of the pointwise ops against finite differences, first and second order: unary math and
 // activations (gelu in both approximations) with their in-place forms, pow with a tensor exponent,
-// maximum/minimum (ties split evenly), clamp, where, masked_fill, fill_, copy_, rounded division, addmm_;
+// maximum/minimum (ties split evenly), clamp, where, masked_fill, fill_, copy_ and copy, rounded division, addmm_;
 // hand-worked values at ties and bounds; in-place errors on leaves.
 #include <cmath>
 
@@ -169,6 +169,21 @@ TEST(PointwiseFormulas, FillZeroAndCopy) {
   Tensor y = a * 1.0;
   y.copy_(src);
   EXPECT_EQ(y.grad_fn()->name(), "CopyBackwards");
+  const auto g = mt::autograd::grad({(y * 2.0).sum()}, {a, src});
+  EXPECT_EQ(values(g[0]), std::vector<double>(6, 0.0));
+  EXPECT_EQ(g[1].dtype(), mt::kFloat32) << "src's gradient in src's dtype";
+  EXPECT_EQ(values(g[1]), std::vector<double>(3, 4.0)) << "summed over the broadcast dim";
+}
+
+TEST(PointwiseFormulas, FunctionalCopy) {
+  const variable_list in{rnd({2, 3}, 21), rnd({3}, 22)};
+  check([](const variable_list& x) { return mt::copy(x[0], x[1]); }, in);
+  check([](const variable_list& x) { return mt::copy(x[0], x[1] * x[1]) * x[0]; }, in);
+  const Tensor a = rnd({2, 3}, 23);
+  const Tensor src = mt::ones({3}, mt::kFloat32).requires_grad_();
+  const Tensor y = mt::copy(a, src);
+  EXPECT_EQ(y.grad_fn()->name(), "CopyBackward0");
+  EXPECT_EQ(y.dtype(), mt::kFloat64);
   const auto g = mt::autograd::grad({(y * 2.0).sum()}, {a, src});
   EXPECT_EQ(values(g[0]), std::vector<double>(6, 0.0));
   EXPECT_EQ(g[1].dtype(), mt::kFloat32) << "src's gradient in src's dtype";

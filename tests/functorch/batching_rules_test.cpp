@@ -315,6 +315,77 @@ TEST_F(BatchingRules, IndexingOps) {
   check(tril, {mt::randn({3, 4, 5})}, Dims{2});
 }
 
+// Sample b's six positions into 12 elements, shaped [2, 3]: (5 b + 7 k) mod 12 for k < 6, distinct
+// within a sample, every other one written as its negative twin.
+Tensor flat_positions(int64_t batch) {
+  std::vector<int64_t> v;
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t k = 0; k < 6; ++k) v.push_back((5 * b + 7 * k) % 12 - (k % 2) * 12);
+  }
+  return mt::tensor(v, {batch, 2, 3}, mt::TensorOptions(mt::kInt64));
+}
+
+TEST_F(BatchingRules, TakeWithAnyArgumentBatched) {
+  const Fn take = [](const Inputs& a) { return mt::take(a[0], a[1]); };
+  const Tensor idx_b = flat_positions(4), idx = idx_b.select(0, 1);
+  check(take, {mt::randn({4, 3, 4}), idx}, Dims{0, None});
+  check(take, {mt::randn({3, 4, 4}), idx}, Dims{2, None});
+  check(take, {mt::randn({3, 4}), idx_b.movedim(0, 2)}, Dims{None, 2});
+  check(take, {mt::randn({3, 4}).t(), idx_b}, Dims{None, 0});
+  check(take, {mt::randn({3, 4, 4}), idx_b}, Dims{2, 0});
+  check(take, {mt::randn({4, 3, 4}).transpose(1, 2), idx_b.movedim(0, 1)}, Dims{0, 1});
+  check(take, {mt::randn({4}), mt::tensor<int64_t>({0, -1, 0, -1})}, Dims{0, 0});  // 0-dim self and index
+  const Tensor x = mt::randn({4, 6});
+  EXPECT_EQ(mt_test::message_of<mt::IndexError>(
+                [&] { mt::vmap(take, mt::InDims(Dims{0, None}))({x, mt::tensor<int64_t>({1, 6})}); }),
+            "out of range: tried to access index 6 on a tensor of 6 elements.");
+  EXPECT_EQ(mt_test::message_of<mt::RuntimeError>(
+                [&] { mt::vmap(take, mt::InDims(Dims{0, None}))({x, mt::tensor<double>({1.0})}); }),
+            "take(): Expected a long tensor for index, but got mt.float32");
+}
+
+TEST_F(BatchingRules, PutWithAnyArgumentBatched) {
+  const Fn put = [](const Inputs& a) { return mt::put(a[0], a[1], a[2]); };
+  const Fn put_add = [](const Inputs& a) { return mt::put(a[0], a[1], a[2], /*accumulate=*/true); };
+  const Tensor self_b = mt::randn({4, 3, 4}), self = mt::randn({3, 4});
+  const Tensor idx_b = flat_positions(4), idx = idx_b.select(0, 2);
+  const Tensor src_b = mt::randn({3, 2, 4}), src = mt::randn({3, 2});  // source shaped unlike index
+  for (const Fn& f : {put, put_add}) {
+    check(f, {self_b, idx, src}, Dims{0, None, None});
+    check(f, {self, idx_b, src}, Dims{None, 0, None});
+    check(f, {self, idx, src_b}, Dims{None, None, 2});
+    check(f, {self_b, idx_b, src}, Dims{0, 0, None});
+    check(f, {self_b, idx, src_b}, Dims{0, None, 2});
+    check(f, {self.t(), idx_b, src_b}, Dims{None, 0, 2});
+    check(f, {self_b.movedim(0, 2), idx_b.movedim(0, -1), src_b}, Dims{2, -1, 2});
+  }
+  // Accumulating sums the repeated positions of each sample.
+  const Tensor repeats = mt::tensor<int64_t>({{0, 0, -12}, {5, 5, 5}, {11, -1, 3}, {7, 2, 7}});
+  check(put_add, {self_b, repeats, mt::randn({4, 3})}, Dims{0, 0, 0});
+  check(put_add, {self, repeats, mt::randn({3})}, Dims{None, 0, None});
+  const Tensor three = mt::randn({4, 3});
+  EXPECT_EQ(mt_test::message_of<mt::IndexError>(
+                [&] { mt::vmap(put, mt::InDims(Dims{None, 0, 0}))({self, idx_b, three}); }),
+            "put_(): Expected source and index to have the same number of elements, but got source.numel() = 3, "
+            "index.numel() = 6");
+  EXPECT_EQ(mt_test::message_of<mt::IndexError>(
+                [&] { mt::vmap(put, mt::InDims(Dims{0, 0, 0}))({self_b, repeats.add(12), three}); }),
+            "out of range: tried to access index 12 on a tensor of 12 elements.");
+}
+
+TEST_F(BatchingRules, CopyWithAnyArgumentBatched) {
+  const Fn copy = [](const Inputs& a) { return mt::copy(a[0], a[1]); };
+  check(copy, {mt::randn({4, 2, 3}), mt::randn({3})}, Dims{0, None});
+  check(copy, {mt::randn({2, 3}), mt::randn({3, 4})}, Dims{None, 1});
+  check(copy, {mt::randn({2, 4, 3}), mt::randn({4, 2, 1})}, Dims{1, 0});
+  check(copy, {mt::randn({2, 4}).t(), mt::randn({4})}, Dims{0, 0});  // 0-dim src
+  check(copy, {mt::zeros({2, 3}, mt::TensorOptions(mt::kInt64)), mt::mul(mt::randn({4, 3}), 3.0)}, Dims{None, 0});
+  check(copy, {mt::zeros({4, 3}, mt::TensorOptions(mt::kBool)), mt::randn({3})}, Dims{0, None});
+  // A src of more logical dims than self is refused, as without vmap.
+  EXPECT_THROW(mt::vmap(copy, mt::InDims(Dims{0, 0}))({mt::randn({4, 3}), mt::randn({4, 1, 3})}), mt::RuntimeError);
+  EXPECT_THROW(mt::vmap(copy, mt::InDims(Dims{0, None}))({mt::randn({4, 3}), mt::randn({1, 3})}), mt::RuntimeError);
+}
+
 TEST_F(BatchingRules, LossesDecomposeIntoRules) {
   const Tensor logits = mt::randn({4, 5, 3}), target = mt::tensor<int64_t>({{0, 2, 1, 1, 0}, {2, 2, 0, 1, 1}, {0, 0, 0, 1, 2}, {1, 2, 0, 0, 1}});
   check([](const Inputs& a) { return mt::cross_entropy_loss(a[0], a[1]); }, {logits, target}, Dims{0, 0});
