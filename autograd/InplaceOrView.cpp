@@ -35,7 +35,8 @@ void bump_after_redispatch(const OperatorHandle& op, DispatchKeySet ks, Stack* s
 }
 
 // The output of a view op remembers its base, unless the op returned self itself (contiguous of a
-// contiguous tensor) or new memory, or it is an inference tensor (which autograd never sees).
+// contiguous tensor) or new memory, or it is an inference tensor (which autograd never sees). Memory is
+// compared by alias group: a functional tensor's storage follows its value, its alias group does not.
 void view_after_redispatch(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
   const Tensor self = (*stack)[stack->size() - op.schema().arguments.size()].toTensor();
   {
@@ -43,7 +44,8 @@ void view_after_redispatch(const OperatorHandle& op, DispatchKeySet ks, Stack* s
     op.redispatchBoxed(ks & after_ADInplaceOrView_keyset, stack);
   }
   const Tensor& out = stack->back().toTensor();
-  if (!out.is_same(self) && !out.is_inference() && out.unsafeGetTensorImpl()->storage() == self.unsafeGetTensorImpl()->storage()) {
+  if (!out.is_same(self) && !out.is_inference() &&
+      out.unsafeGetTensorImpl()->alias_group() == self.unsafeGetTensorImpl()->alias_group()) {
     as_view(self, out);
   }
 }

@@ -29,6 +29,9 @@ class TensorWrapper : public TensorImpl {
   // Takes the value's geometry again (after an in-place op that changed it, e.g. unsqueeze_).
   void refresh_metadata();
 
+  const TensorImpl& data_holder() override { return value_.unsafeGetTensorImpl()->data_holder(); }
+  const void* alias_group() const override { return value_.unsafeGetTensorImpl()->alias_group(); }
+
  private:
   Tensor value_;
   int64_t level_;

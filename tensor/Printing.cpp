@@ -117,8 +117,8 @@ std::string bracketed(const std::string& s) { return std::string("[").append(s).
 // Walks a CPU tensor's elements in logical order through its strides.
 class TensorPrinter {
  public:
-  explicit TensorPrinter(const Tensor& t)
-      : t_(t), base_(static_cast<const char*>(t.data_ptr())), summarize_(t.numel() > kThreshold) {}
+  explicit TensorPrinter(const TensorImpl& t)
+      : t_(t), base_(static_cast<const char*>(t.data())), summarize_(t.numel() > kThreshold) {}
 
   std::string str(int64_t indent) const {
     std::vector<Scalar> shown;
@@ -129,7 +129,7 @@ class TensorPrinter {
 
  private:
   Scalar at(int64_t offset) const {
-    const char* p = base_ + offset * static_cast<int64_t>(t_.element_size());
+    const char* p = base_ + offset * static_cast<int64_t>(t_.itemsize());
     switch (t_.dtype()) {
 #define MT_CASE(cpp, name, _) \
   case ScalarType::name:      \
@@ -175,7 +175,7 @@ class TensorPrinter {
     return bracketed(join(lines, line_break(0, indent + 1)));
   }
 
-  const Tensor& t_;
+  const TensorImpl& t_;
   const char* base_;
   bool summarize_;
 };
@@ -239,7 +239,7 @@ std::ostream& operator<<(std::ostream& os, const Tensor& t) {
     if (dtype != get_default_dtype() && dtype != kInt64 && dtype != kBool) {
       suffixes.push_back("dtype=" + dtype_str(dtype));
     }
-    body = TensorPrinter(t).str(indent);
+    body = TensorPrinter(t.unsafeGetTensorImpl()->data_holder()).str(indent);
   }
   return os << add_suffixes(prefix + body, suffixes, indent);
 }

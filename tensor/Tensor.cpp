@@ -22,7 +22,7 @@ Scalar Tensor::item() const {
   MT_CHECK(!impl()->is_fake(), "Tensor.item() cannot be called on fake tensors (made under FakeTensorMode): they have "
            "no data");
   MT_CHECK(is_cpu(), "Tensor.item() on a ", device(), " tensor: copy it to the CPU first with .to(mt::kCPU)");
-  const void* p = impl()->data();
+  const void* p = impl()->data_holder().data();
   switch (dtype()) {
 #define MT_CASE(cpp, name, str) \
   case ScalarType::name:        \

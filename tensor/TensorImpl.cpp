@@ -185,6 +185,13 @@ void TensorImpl::resize_(IntArrayRef sizes) {
   set_sizes_contiguous(sizes);
 }
 
+void TensorImpl::set_storage_and_geometry(intrusive_ptr<StorageImpl> storage, IntArrayRef sizes, IntArrayRef strides,
+                                          int64_t storage_offset) {
+  storage_ = std::move(storage);
+  if (version_counter_) version_counter_ = &storage_->version_counter();
+  set_sizes_and_strides(sizes, strides, storage_offset);
+}
+
 void TensorImpl::refresh_numel_and_contiguity() {
   numel_ = checked_numel(sizes());
   // Contiguous means row-major up to dims of size 1, whose stride does not matter.

@@ -81,6 +81,17 @@ class TensorImpl : public intrusive_ptr_target {
   void set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset);
   void set_sizes_contiguous(IntArrayRef sizes);
   void set_storage_offset(int64_t offset) { storage_offset_ = offset; }
+  // Points the tensor at another storage (whose version counter it then shares), with this geometry:
+  // a wrapper tensor whose value was replaced (functionalize).
+  void set_storage_and_geometry(intrusive_ptr<StorageImpl> storage, IntArrayRef sizes, IntArrayRef strides,
+                                int64_t storage_offset);
+  // The tensor whose memory holds this one's elements, for the host to read them (item(), printing):
+  // itself, or for a wrapper whose geometry need not describe its memory (functionalize's), its
+  // up-to-date value's.
+  virtual const TensorImpl& data_holder() { return *this; }
+  // What a view shares with its base: the storage, or, for a wrapper whose storage changes with its
+  // value (functionalize's), the group of tensors that alias each other.
+  virtual const void* alias_group() const { return storage_.get(); }
   // Makes the tensor contiguous with `sizes`, moving to fresh (uninitialised) memory when the current
   // storage is too small (out= arguments that were empty).
   void resize_(IntArrayRef sizes);

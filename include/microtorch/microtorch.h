@@ -34,4 +34,5 @@
 #include "autograd/optim/SGD.h"
 #include "functorch/Grad.h"
 #include "functorch/autocast/AutocastMode.h"
+#include "functorch/functionalize/Functionalize.h"
 #include "functorch/Vmap.h"

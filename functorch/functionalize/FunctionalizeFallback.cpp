@@ -1,0 +1,262 @@
+// The Functionalize fallback: one boxed kernel, driven by each op's schema, for every op that reaches
+// functional tensors of the current functionalize level.
+// - Composite ops decompose first; their parts come back here.
+// - A mutable op (in-place or out=) is checked on meta tensors (so that it fails as it would in eager
+//   mode), then its functional variant runs on the values and each written wrapper takes the result
+//   (FunctionalTensorWrapper::commit), which every alias sees.
+// - A view op records the view on a new wrapper sharing the parent's storage. Its value is the view of
+//   the parent's value (remove=mutations) or a copy taken from the base (remove=mutations_and_views).
+// - Any other op runs on the values; its results become new functional tensors.
+#include <mutex>
+#include <unordered_map>
+
+#include "dispatch/Library.h"
+#include "functorch/functionalize/FunctionalTensorWrapper.h"
+#include "functorch/functionalize/FunctionalizeInterpreter.h"
+#include "ops/Functions.h"
+
+namespace mt::functorch {
+
+namespace {
+
+// --- arguments -------------------------------------------------------------------------------------
+
+template <typename F>
+void for_each_tensor(IValue* args, size_t n, F f) {
+  for (size_t i = 0; i < n; ++i) {
+    if (args[i].isTensor()) {
+      f(args[i].toTensorRef());
+    } else if (args[i].isTensorList()) {
+      for (const Tensor& t : args[i].toTensorList()) f(t);
+    }
+  }
+}
+
+// Refuses functional tensors whose functionalize already returned, and says whether any argument is a
+// functional tensor of `level`.
+bool check_alive_and_find_level(const FunctionSchema& schema, IValue* args, size_t n, int64_t level) {
+  bool found = false;
+  for_each_tensor(args, n, [&](const Tensor& t) {
+    const FunctionalTensorWrapper* w = maybe_get_functional(t);
+    if (w == nullptr) return;
+    MT_CHECK(w->is_alive(), "functionalize: ", schema.op.str(), " got a tensor of a functionalize() call that "
+             "already returned (did it escape, e.g. through a captured variable?). Return it from the function "
+             "instead.");
+    found = found || w->level() == level;
+  });
+  return found;
+}
+
+// Replaces every functional tensor of `level` by its (up-to-date) value.
+IValue unwrapped(const IValue& v, int64_t level) {
+  const auto unwrap = [level](const Tensor& t) {
+    FunctionalTensorWrapper* w = functional_at_level(t, level);
+    if (w == nullptr) return t;
+    w->sync();
+    return w->value();
+  };
+  if (v.isTensor()) return IValue(unwrap(v.toTensorRef()));
+  if (v.isTensorList()) {
+    std::vector<Tensor> values;
+    for (const Tensor& t : v.toTensorList()) values.push_back(unwrap(t));
+    return IValue(std::move(values));
+  }
+  return v;
+}
+
+void unwrap_args(Stack* stack, size_t n, int64_t level) {
+  for (IValue* v = stack->data() + stack->size() - n; v != stack->data() + stack->size(); ++v) *v = unwrapped(*v, level);
+}
+
+void wrap_results(Stack* stack, size_t n, const FunctionalizeInterpreter& interpreter) {
+  for (IValue* v = stack->data() + stack->size() - n; v != stack->data() + stack->size(); ++v) {
+    if (v->isTensor() && v->toTensorRef().defined()) {
+      *v = IValue(interpreter.wrap(v->toTensor()));
+    } else if (v->isTensorList()) {
+      std::vector<Tensor> wrapped;
+      for (const Tensor& t : v->toTensorList()) wrapped.push_back(t.defined() ? interpreter.wrap(t) : t);
+      *v = IValue(std::move(wrapped));
+    }
+  }
+}
+
+// --- mutations -------------------------------------------------------------------------------------
+
+// The op that computes what a mutable op writes: same base name (without the in-place `_`), and the
+// mutable op's arguments (less the out= ones) by name and type. Found once per op.
+OperatorHandle functional_variant(const OperatorHandle& op) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, OperatorHandle> cache;
+  const FunctionSchema& schema = op.schema();
+  const std::string key = schema.op.str();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+
+  std::string name = schema.op.name;
+  if (!name.empty() && name.back() == '_') name.pop_back();
+  std::vector<const Argument*> inputs;
+  for (const Argument& a : schema.arguments)
+    if (!a.is_out()) inputs.push_back(&a);
+  for (const OperatorName& candidate : Dispatcher::singleton().getAllOpNames()) {
+    if (candidate.name != name || candidate == schema.op) continue;
+    const std::optional<OperatorHandle> handle = Dispatcher::singleton().findSchema(candidate);
+    if (!handle || handle->schema().is_mutable() || handle->schema().arguments.size() != inputs.size()) continue;
+    bool same = true;
+    for (size_t i = 0; i < inputs.size() && same; ++i) {
+      const Argument& a = handle->schema().arguments[i];
+      same = a.name == inputs[i]->name && a.type == inputs[i]->type;
+    }
+    if (same) return cache.emplace(key, *handle).first->second;
+  }
+  MT_CHECK_NOT_IMPLEMENTED(false, "functionalize: ", key, " mutates its arguments and has no functional variant (",
+                           name, " with the same arguments) to replace it with.");
+  return op;
+}
+
+// A meta tensor with `t`'s geometry (a functional tensor shows the one it has in eager mode).
+Tensor meta_like(const Tensor& t) {
+  Tensor meta(TensorImpl::empty_strided(t.sizes(), t.strides(), t.dtype(), Device(kMeta)));
+  meta.unsafeGetTensorImpl()->set_wrapped_number(t.unsafeGetTensorImpl()->is_wrapped_number());
+  return meta;
+}
+
+// Runs the mutable op on meta twins of its arguments, so that what eager mode refuses (a result
+// that broadcasts to a bigger shape than self, a dtype self cannot hold, ...) is refused here too.
+void check_on_meta(const OperatorHandle& op, const IValue* args, size_t n) {
+  if (!op.hasKernelForDispatchKey(DispatchKey::Meta) && !op.hasKernelForDispatchKey(DispatchKey::CompositeExplicitAutograd))
+    return;
+  Stack meta;
+  for (size_t i = 0; i < n; ++i) {
+    if (args[i].isTensor() && args[i].toTensorRef().defined()) {
+      meta.push_back(IValue(meta_like(args[i].toTensorRef())));
+    } else if (args[i].isTensorList()) {
+      std::vector<Tensor> twins;
+      for (const Tensor& t : args[i].toTensorList()) twins.push_back(t.defined() ? meta_like(t) : t);
+      meta.push_back(IValue(std::move(twins)));
+    } else {
+      meta.push_back(args[i]);
+    }
+  }
+  constexpr DispatchKeySet meta_kernel_keys = DispatchKeySet(DispatchKey::Dense) | DispatchKeySet(BackendComponent::MetaBit);
+  op.redispatchBoxed(meta_kernel_keys, &meta);
+}
+
+void functionalize_mutation(const OperatorHandle& op, Stack* stack, int64_t level) {
+  const FunctionSchema& schema = op.schema();
+  const size_t n = schema.arguments.size();
+  IValue* args = stack->data() + stack->size() - n;
+  std::vector<size_t> written;
+  for (size_t i = 0; i < n; ++i) {
+    const Argument& a = schema.arguments[i];
+    if (!a.alias || !a.alias->is_write) continue;
+    MT_CHECK(args[i].isTensor() && functional_at_level(args[i].toTensorRef(), level) != nullptr,
+             "mutating a non-functional tensor with a functional tensor is not allowed. Please ensure that all of "
+             "your inputs are wrapped inside of a functionalize() call. (", schema.op.str(), ", argument '", a.name,
+             "')");
+    written.push_back(i);
+  }
+  std::vector<IValue> returns;
+  for (const Argument& ret : schema.returns) returns.push_back(args[*schema.aliased_argument(ret)]);
+
+  // detach_ changes autograd's record of self, which the autograd layer above has done; the data stays.
+  if (schema.op.name != "detach_") {
+    check_on_meta(op, args, n);
+    const OperatorHandle functional = functional_variant(op);
+    Stack call;
+    for (const Argument& a : functional.schema().arguments) {
+      size_t i = 0;
+      while (schema.arguments[i].name != a.name) ++i;
+      call.push_back(unwrapped(args[i], level));
+    }
+    functional.callBoxed(call);
+    for (size_t k = 0; k < written.size(); ++k) {
+      FunctionalTensorWrapper* w = functional_at_level(args[written[k]].toTensorRef(), level);
+      Tensor result = call[k].toTensor();
+      if (result.dtype() != w->dtype()) result = result.to(w->dtype());
+      if (result.sizes() == w->sizes()) {
+        w->commit(std::move(result));
+        continue;
+      }
+      MT_CHECK_NOT_IMPLEMENTED(!w->is_view(), "functionalize: ", schema.op.str(), " resized a view of another tensor (",
+                               "from ", w->sizes(), " to ", result.sizes(), "), which functionalize does not support");
+      w->replace_storage(std::move(result));
+    }
+  }
+  stack->erase(stack->end() - n, stack->end());
+  for (IValue& r : returns) stack->push_back(std::move(r));
+}
+
+// --- views -----------------------------------------------------------------------------------------
+
+void functionalize_view(const OperatorHandle& op, Stack* stack, const FunctionalizeInterpreter& interpreter) {
+  const FunctionSchema& schema = op.schema();
+  const size_t n = schema.arguments.size();
+  const int64_t level = interpreter.level();
+  IValue* args = stack->data() + stack->size() - n;
+  MT_CHECK_NOT_IMPLEMENTED(schema.returns[0].type.kind == TypeKind::Tensor && !schema.returns[0].type.is_list &&
+                               schema.aliased_argument(schema.returns[0]) == 0,
+                           "functionalize: the view op ", schema.op.str(), " returns something other than one view "
+                           "of its first argument, which functionalize does not support");
+  const Tensor self = args[0].toTensor();
+  FunctionalTensorWrapper* parent = functional_at_level(self, level);
+  MT_CHECK_NOT_IMPLEMENTED(parent != nullptr, "functionalize: ", schema.op.str(), " views a tensor that is not a "
+                           "functional tensor of this functionalize() while other arguments are");
+  ViewStep step{op, {}};
+  step.args.push_back(IValue());
+  for (size_t i = 1; i < n; ++i) step.args.push_back(args[i]);
+  Tensor positions = replay_view(step, parent->positions(), /*backend_only=*/true);
+
+  // contiguous is a view only when self already is contiguous: in eager mode (its positions are) and
+  // as stored (its value is).
+  parent->sync();
+  if (schema.op.name == "contiguous") {
+    if (positions.is_contiguous() && parent->value().is_contiguous()) {
+      stack->erase(stack->end() - n, stack->end());
+      stack->push_back(IValue(self));
+    } else {
+      unwrap_args(stack, n, level);
+      op.callBoxed(stack);
+      wrap_results(stack, 1, interpreter);
+    }
+    return;
+  }
+  Tensor value = interpreter.reapply_views() ? replay_view(step, parent->value())
+                                             : mt::take(parent->storage()->base, positions);
+  stack->erase(stack->end() - n, stack->end());
+  stack->push_back(IValue(Tensor(make_intrusive<FunctionalTensorWrapper>(*parent, std::move(value), std::move(step),
+                                                                       std::move(positions)))));
+}
+
+bool is_view_op(const FunctionSchema& schema) {
+  return schema.returns.size() == 1 && schema.returns[0].alias && !schema.returns[0].alias->is_write;
+}
+
+// --- the fallback ----------------------------------------------------------------------------------
+
+void functionalize_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
+  const FunctionSchema& schema = op.schema();
+  const size_t n = schema.arguments.size();
+  IValue* args = stack->data() + stack->size() - n;
+  Interpreter* top = current_interpreter();
+  const int64_t level = top != nullptr && top->type() == TransformType::Functionalize ? top->level() : -1;
+  // Functional tensors of an outer level: theirs is the next interpreter.
+  if (!check_alive_and_find_level(schema, args, n, level)) return op.redispatchBoxed(ks & after_func_keyset, stack);
+  const auto& interpreter = static_cast<const FunctionalizeInterpreter&>(*top);
+  if (op.hasKernelForDispatchKey(DispatchKey::CompositeImplicitAutograd)) {
+    op.redispatchBoxed(DispatchKeySet(), stack);  // the Undefined slot holds the math kernel
+    return;
+  }
+  if (schema.is_mutable()) return functionalize_mutation(op, stack, level);
+  if (is_view_op(schema)) return functionalize_view(op, stack, interpreter);
+  unwrap_args(stack, n, level);
+  op.callBoxed(stack);
+  wrap_results(stack, schema.returns.size(), interpreter);
+}
+
+}  // namespace
+
+MT_LIBRARY_IMPL(_, Functionalize, m) {
+  m.fallback(CppFunction::makeFromBoxedFunction<&functionalize_fallback>());
+}
+
+}  // namespace mt::functorch

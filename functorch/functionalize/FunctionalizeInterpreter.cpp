@@ -1,0 +1,26 @@
+#include "functorch/functionalize/FunctionalizeInterpreter.h"
+
+#include "functorch/functionalize/FunctionalTensorWrapper.h"
+
+namespace mt::functorch {
+
+Tensor FunctionalizeInterpreter::wrap(Tensor value) const {
+  return make_functional_tensor(std::move(value), level(), reapply_views_, alive_);
+}
+
+void FunctionalizeInterpreter::process(const OperatorHandle& op, Stack* stack) {
+  const FunctionSchema& schema = op.schema();
+  const bool factory = schema.num_tensor_like_args() == 0;
+  enable_only(DispatchKeySet(DispatchKey::Functionalize));
+  op.callBoxed(stack);
+  if (!factory) return;
+  // A tensor made inside the function is functional too, so that its later mutations are removed.
+  for (IValue* v = stack->data() + stack->size() - schema.returns.size(); v != stack->data() + stack->size(); ++v) {
+    if (v->isTensor() && v->toTensorRef().defined()) *v = IValue(wrap(v->toTensor()));
+  }
+}
+
+// The fallback has already unwrapped this level: the op goes on as it is.
+void FunctionalizeInterpreter::send_to_next(const OperatorHandle& op, Stack* stack) { op.callBoxed(stack); }
+
+}  // namespace mt::functorch
