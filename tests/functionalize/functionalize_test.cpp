@@ -178,6 +178,50 @@ TEST(Functionalize, ViewsStayViewsOfTheOutputUnderRemoveMutations) {
   expect_same(copies[1], out[1]);
 }
 
+TEST(Functionalize, PrintingAViewShowsItsCurrentValues) {
+  const auto printed = [](const Inputs& in) {
+    const Tensor y = in[0].clone();
+    const Tensor col = y.select(1, 2);
+    y.select(0, 1).add_(100);
+    std::ostringstream os;
+    os << col;
+    return os.str();
+  };
+  const std::string eager = printed({x23});
+  for (FunctionalizeRemove remove : {FunctionalizeRemove::Mutations, FunctionalizeRemove::MutationsAndViews}) {
+    std::string inside;
+    mt::functionalize(
+        [&](const Inputs& in) {
+          inside = printed(in);
+          return in[0];
+        },
+        remove)({x23});
+    EXPECT_EQ(inside, eager);
+  }
+}
+
+TEST(Functionalize, NestedFunctionalizeRemovesTheMutationsOfBothLevels) {
+  const auto inner = [](const Inputs& in) -> Tensor {
+    in[0].select(0, 0).mul_(2);
+    return in[0] + 1;
+  };
+  const auto outer = [&](const Inputs& in) -> Tensor {
+    const Tensor y = in[0].clone();
+    const Tensor z = mt::functionalize(inner)({y.transpose(0, 1)});  // writes back into y's view
+    y.add_(z.t());
+    return y;
+  };
+  const Tensor expected = outer({x23});
+  auto recorder = std::make_shared<Recorder>();
+  Tensor actual;
+  {
+    mt::DispatchModeGuard guard(recorder);
+    actual = mt::functionalize(mt::functionalize(outer))({x23});
+  }
+  expect_same(actual, expected);
+  for (const auto& c : recorder->calls) EXPECT_FALSE(c.mutates) << c.name << " in " << names(recorder->calls);
+}
+
 // --- errors ----------------------------------------------------------------------------------------
 
 std::string eager_error(const Program& f, const Inputs& inputs) {
@@ -225,6 +269,58 @@ TEST(FunctionalizeErrors, MutatingACapturedTensorWithAFunctionalOne) {
   EXPECT_TRUE(mt_test::starts_with(message, "mutating a non-functional tensor with a functional tensor is not allowed."))
       << message;
   expect_same(captured, mt::zeros({2, 3}));
+}
+
+// A user's operators: a functional one runs on the values like any other op; an in-place one
+// without a functional variant (an op of the same name, without `_`, taking the same arguments) is
+// refused with its name.
+MT_LIBRARY(t_functionalize, m) {
+  m.def("twice(Tensor x) -> Tensor");
+  m.def("halve_(Tensor(a!) x) -> Tensor(a!)");
+}
+MT_LIBRARY_IMPL(t_functionalize, CPU, m) {
+  m.impl("twice", [](const Tensor& x) { return x * 2; });
+  m.impl("halve_", [](Tensor& x) -> Tensor& { return x.div_(2); });
+}
+
+TEST(FunctionalizeErrors, AUsersInPlaceOpWithoutAFunctionalVariant) {
+  auto& dispatcher = mt::Dispatcher::singleton();
+  const auto twice = dispatcher.findSchemaOrThrow("t_functionalize::twice", "").typed<Tensor(const Tensor&)>();
+  const auto halve_ = dispatcher.findSchemaOrThrow("t_functionalize::halve_", "").typed<Tensor&(Tensor&)>();
+  expect_same(mt::functionalize([&](const Inputs& in) { return twice.call(in[0]); })({x23}), x23 * 2);
+  try {
+    mt::functionalize([&](const Inputs& in) {
+      Tensor y = in[0].clone();
+      return halve_.call(y);
+    })({x23});
+    FAIL() << "no error";
+  } catch (const mt::NotImplementedError& e) {
+    EXPECT_TRUE(mt_test::starts_with(e.what(), "functionalize: t_functionalize::halve_ mutates its arguments and has "
+                                               "no functional variant (halve with the same arguments)"))
+        << e.what();
+  }
+}
+
+// As in eager mode, out= may resize only an empty out; resizing an empty view is not supported.
+TEST(FunctionalizeErrors, OutArgumentsThatAreViews) {
+  const auto add_into = [](int64_t rows) {
+    return [rows](const Inputs& in) {
+      const Tensor y = mt::zeros({2, 3});
+      Tensor out = y.slice(0, 0, rows);
+      return mt::add_out(out, in[0], in[0]);
+    };
+  };
+  const std::string eager = eager_error([&](const Inputs& in) -> std::vector<Tensor> { return {add_into(1)(in)}; }, {x23});
+  EXPECT_TRUE(mt_test::contains(eager, "doesn't match the broadcast shape")) << eager;
+  EXPECT_EQ(functionalized_error([&](const Inputs& in) -> std::vector<Tensor> { return {add_into(1)(in)}; }, {x23},
+                                 FunctionalizeRemove::Mutations),
+            eager);
+  try {
+    mt::functionalize(add_into(0))({x23});
+    FAIL() << "no error";
+  } catch (const mt::NotImplementedError& e) {
+    EXPECT_TRUE(mt_test::contains(e.what(), "resized a view of another tensor (from [0, 3] to [2, 3])")) << e.what();
+  }
 }
 
 TEST(FunctionalizeErrors, AnEscapedFunctionalTensor) {
