@@ -86,11 +86,10 @@ void wrap_results(Stack* stack, size_t n, const FunctionalizeInterpreter& interp
 // mutable op's arguments (less the out= ones) by name and type. Found once per op.
 OperatorHandle functional_variant(const OperatorHandle& op) {
   static std::mutex mutex;
-  static std::unordered_map<std::string, OperatorHandle> cache;
+  static std::unordered_map<const FunctionSchema*, OperatorHandle> cache;  // schemas never move
   const FunctionSchema& schema = op.schema();
-  const std::string key = schema.op.str();
   std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  if (auto it = cache.find(&schema); it != cache.end()) return it->second;
 
   std::string name = schema.op.name;
   if (!name.empty() && name.back() == '_') name.pop_back();
@@ -106,9 +105,9 @@ OperatorHandle functional_variant(const OperatorHandle& op) {
       const Argument& a = handle->schema().arguments[i];
       same = a.name == inputs[i]->name && a.type == inputs[i]->type;
     }
-    if (same) return cache.emplace(key, *handle).first->second;
+    if (same) return cache.emplace(&schema, *handle).first->second;
   }
-  MT_CHECK_NOT_IMPLEMENTED(false, "functionalize: ", key, " mutates its arguments and has no functional variant (",
+  MT_CHECK_NOT_IMPLEMENTED(false, "functionalize: ", schema.op.str(), " mutates its arguments and has no functional variant (",
                            name, " with the same arguments) to replace it with.");
   return op;
 }
