@@ -76,8 +76,8 @@ struct PerSampleProblem {
 
 void BM_PerSampleGradsVmap(benchmark::State& state) {
   const PerSampleProblem p(state.range(0));
-  const auto per_sample =
-      mt::vmap(mt::grad(mlp_loss, std::vector<int64_t>{0, 1, 2, 3}), {std::nullopt, std::nullopt, std::nullopt, std::nullopt, 0, 0});
+  const auto per_sample = mt::vmap(mt::grad(mlp_loss, std::vector<int64_t>{0, 1, 2, 3}),
+                                   {std::nullopt, std::nullopt, std::nullopt, std::nullopt, 0, 0});
   const Tensors inputs{p.params[0], p.params[1], p.params[2], p.params[3], p.x, p.y};
   for (auto _ : state) benchmark::DoNotOptimize(per_sample(inputs));
   state.SetItemsProcessed(state.iterations() * state.range(0));
@@ -91,7 +91,8 @@ void BM_PerSampleGradsLoop(benchmark::State& state) {
   for (auto _ : state) {
     std::vector<Tensors> grads;
     for (int64_t i = 0; i < state.range(0); ++i)
-      grads.push_back(mt::autograd::grad({mlp_loss({params[0], params[1], params[2], params[3], p.x[i], p.y[i]})}, params));
+      grads.push_back(
+          mt::autograd::grad({mlp_loss({params[0], params[1], params[2], params[3], p.x[i], p.y[i]})}, params));
     benchmark::DoNotOptimize(grads);
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));

@@ -55,7 +55,6 @@ FunctionalTensorWrapper::FunctionalTensorWrapper(const FunctionalTensorWrapper& 
   set_value(std::move(value));
 }
 
-
 void FunctionalTensorWrapper::sync() {
   if (is_up_to_date()) return;
   const Tensor& base = storage_->base;

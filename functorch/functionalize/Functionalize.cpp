@@ -30,7 +30,8 @@ std::vector<Tensor> functionalize_call(const std::function<std::vector<Tensor>(c
       if (w == nullptr || (w->storage()->generation == 0 && w->sizes() == inputs[i].sizes())) continue;
       w->sync();
       MT_CHECK_NOT_IMPLEMENTED(w->sizes() == inputs[i].sizes(), "functionalize: the function resized its input ", i,
-                               " from ", inputs[i].sizes(), " to ", w->sizes(), ", which functionalize does not "
+                               " from ", inputs[i].sizes(), " to ", w->sizes(),
+                               ", which functionalize does not "
                                "support");
       mutated_inputs[i] = w->value();
     }

@@ -39,7 +39,8 @@ bool check_alive_and_find_level(const FunctionSchema& schema, IValue* args, size
   for_each_tensor(args, n, [&](const Tensor& t) {
     const FunctionalTensorWrapper* w = maybe_get_functional(t);
     if (w == nullptr) return;
-    MT_CHECK(w->is_alive(), "functionalize: ", schema.op.str(), " got a tensor of a functionalize() call that "
+    MT_CHECK(w->is_alive(), "functionalize: ", schema.op.str(),
+             " got a tensor of a functionalize() call that "
              "already returned (did it escape, e.g. through a captured variable?). Return it from the function "
              "instead.");
     found = found || w->level() == level;
@@ -65,7 +66,8 @@ IValue unwrapped(const IValue& v, int64_t level) {
 }
 
 void unwrap_args(Stack* stack, size_t n, int64_t level) {
-  for (IValue* v = stack->data() + stack->size() - n; v != stack->data() + stack->size(); ++v) *v = unwrapped(*v, level);
+  for (IValue* v = stack->data() + stack->size() - n; v != stack->data() + stack->size(); ++v)
+    *v = unwrapped(*v, level);
 }
 
 void wrap_results(Stack* stack, size_t n, const FunctionalizeInterpreter& interpreter) {
@@ -107,8 +109,9 @@ OperatorHandle functional_variant(const OperatorHandle& op) {
     }
     if (same) return cache.emplace(&schema, *handle).first->second;
   }
-  MT_CHECK_NOT_IMPLEMENTED(false, "functionalize: ", schema.op.str(), " mutates its arguments and has no functional variant (",
-                           name, " with the same arguments) to replace it with.");
+  MT_CHECK_NOT_IMPLEMENTED(false, "functionalize: ", schema.op.str(),
+                           " mutates its arguments and has no functional variant (", name,
+                           " with the same arguments) to replace it with.");
   return op;
 }
 
@@ -122,7 +125,8 @@ Tensor meta_like(const Tensor& t) {
 // Runs the mutable op on meta twins of its arguments, so that what eager mode refuses (a result
 // that broadcasts to a bigger shape than self, a dtype self cannot hold, ...) is refused here too.
 void check_on_meta(const OperatorHandle& op, const IValue* args, size_t n) {
-  if (!op.hasKernelForDispatchKey(DispatchKey::Meta) && !op.hasKernelForDispatchKey(DispatchKey::CompositeExplicitAutograd))
+  if (!op.hasKernelForDispatchKey(DispatchKey::Meta) &&
+      !op.hasKernelForDispatchKey(DispatchKey::CompositeExplicitAutograd))
     return;
   Stack meta;
   for (size_t i = 0; i < n; ++i) {
@@ -136,7 +140,8 @@ void check_on_meta(const OperatorHandle& op, const IValue* args, size_t n) {
       meta.push_back(args[i]);
     }
   }
-  constexpr DispatchKeySet meta_kernel_keys = DispatchKeySet(DispatchKey::Dense) | DispatchKeySet(BackendComponent::MetaBit);
+  constexpr DispatchKeySet meta_kernel_keys =
+      DispatchKeySet(DispatchKey::Dense) | DispatchKeySet(BackendComponent::MetaBit);
   op.redispatchBoxed(meta_kernel_keys, &meta);
 }
 
@@ -150,8 +155,8 @@ void functionalize_mutation(const OperatorHandle& op, Stack* stack, int64_t leve
     if (!a.alias || !a.alias->is_write) continue;
     MT_CHECK(args[i].isTensor() && functional_at_level(args[i].toTensorRef(), level) != nullptr,
              "mutating a non-functional tensor with a functional tensor is not allowed. Please ensure that all of "
-             "your inputs are wrapped inside of a functionalize() call. (", schema.op.str(), ", argument '", a.name,
-             "')");
+             "your inputs are wrapped inside of a functionalize() call. (",
+             schema.op.str(), ", argument '", a.name, "')");
     written.push_back(i);
   }
   std::vector<IValue> returns;
@@ -168,17 +173,32 @@ void functionalize_mutation(const OperatorHandle& op, Stack* stack, int64_t leve
       call.push_back(unwrapped(args[i], level));
     }
     functional.callBoxed(call);
+    // Every result is checked before any is committed, so that a refused op changes nothing.
+    std::vector<Tensor> results;
     for (size_t k = 0; k < written.size(); ++k) {
-      FunctionalTensorWrapper* w = functional_at_level(args[written[k]].toTensorRef(), level);
+      const FunctionalTensorWrapper* w = functional_at_level(args[written[k]].toTensorRef(), level);
       Tensor result = call[k].toTensor();
       if (result.dtype() != w->dtype()) result = result.to(w->dtype());
-      if (result.sizes() == w->sizes()) {
-        w->commit(std::move(result));
-        continue;
+      if (result.sizes() != w->sizes()) {
+        // Only an out= argument may be resized (eager mode resizes an empty one), and only a base.
+        MT_CHECK(schema.arguments[written[k]].is_out(), "output with shape ", w->sizes(),
+                 " doesn't match the broadcast shape ", result.sizes());
+        MT_CHECK_NOT_IMPLEMENTED(!w->is_view(), "functionalize: ", schema.op.str(),
+                                 " resized a view of another "
+                                 "tensor (from ",
+                                 w->sizes(), " to ", result.sizes(),
+                                 "), which functionalize does "
+                                 "not support");
       }
-      MT_CHECK_NOT_IMPLEMENTED(!w->is_view(), "functionalize: ", schema.op.str(), " resized a view of another tensor (",
-                               "from ", w->sizes(), " to ", result.sizes(), "), which functionalize does not support");
-      w->replace_storage(std::move(result));
+      results.push_back(std::move(result));
+    }
+    for (size_t k = 0; k < written.size(); ++k) {
+      FunctionalTensorWrapper* w = functional_at_level(args[written[k]].toTensorRef(), level);
+      if (results[k].sizes() == w->sizes()) {
+        w->commit(std::move(results[k]));
+      } else {
+        w->replace_storage(std::move(results[k]));
+      }
     }
   }
   stack->erase(stack->end() - n, stack->end());
@@ -194,11 +214,13 @@ void functionalize_view(const OperatorHandle& op, Stack* stack, const Functional
   IValue* args = stack->data() + stack->size() - n;
   MT_CHECK_NOT_IMPLEMENTED(schema.returns[0].type.kind == TypeKind::Tensor && !schema.returns[0].type.is_list &&
                                schema.aliased_argument(schema.returns[0]) == 0,
-                           "functionalize: the view op ", schema.op.str(), " returns something other than one view "
+                           "functionalize: the view op ", schema.op.str(),
+                           " returns something other than one view "
                            "of its first argument, which functionalize does not support");
   const Tensor self = args[0].toTensor();
   FunctionalTensorWrapper* parent = functional_at_level(self, level);
-  MT_CHECK_NOT_IMPLEMENTED(parent != nullptr, "functionalize: ", schema.op.str(), " views a tensor that is not a "
+  MT_CHECK_NOT_IMPLEMENTED(parent != nullptr, "functionalize: ", schema.op.str(),
+                           " views a tensor that is not a "
                            "functional tensor of this functionalize() while other arguments are");
   ViewStep step{op, {}};
   step.args.push_back(IValue());
@@ -219,11 +241,11 @@ void functionalize_view(const OperatorHandle& op, Stack* stack, const Functional
     }
     return;
   }
-  Tensor value = interpreter.reapply_views() ? replay_view(step, parent->value())
-                                             : mt::take(parent->storage()->base, positions);
+  Tensor value =
+      interpreter.reapply_views() ? replay_view(step, parent->value()) : mt::take(parent->storage()->base, positions);
   stack->erase(stack->end() - n, stack->end());
-  stack->push_back(IValue(Tensor(make_intrusive<FunctionalTensorWrapper>(*parent, std::move(value), std::move(step),
-                                                                       std::move(positions)))));
+  stack->push_back(IValue(Tensor(
+      make_intrusive<FunctionalTensorWrapper>(*parent, std::move(value), std::move(step), std::move(positions)))));
 }
 
 bool is_view_op(const FunctionSchema& schema) {
@@ -254,8 +276,6 @@ void functionalize_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* 
 
 }  // namespace
 
-MT_LIBRARY_IMPL(_, Functionalize, m) {
-  m.fallback(CppFunction::makeFromBoxedFunction<&functionalize_fallback>());
-}
+MT_LIBRARY_IMPL(_, Functionalize, m) { m.fallback(CppFunction::makeFromBoxedFunction<&functionalize_fallback>()); }
 
 }  // namespace mt::functorch

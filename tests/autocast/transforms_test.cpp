@@ -15,7 +15,8 @@ void expect_close(const Tensor& actual, const Tensor& expected, double relative)
   ASSERT_EQ(actual.sizes().vec(), expected.sizes().vec());
   const double scale = expected.to(mt::kFloat32).abs().max().item<double>();
   EXPECT_LE((actual.to(mt::kFloat32) - expected.to(mt::kFloat32)).abs().max().item<double>(), relative * scale)
-      << actual << "\n" << expected;
+      << actual << "\n"
+      << expected;
 }
 
 // x [D] -> tanh(W x + b) summed: a matmul (lower precision) feeding pointwise ops and a sum.

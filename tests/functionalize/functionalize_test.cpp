@@ -41,9 +41,7 @@ std::vector<Tensor> clones(const Inputs& inputs) {
   return out;
 }
 
-bool changed(const Tensor& after, const Tensor& before) {
-  return mt::ne(after, before).any().item<bool>();
-}
+bool changed(const Tensor& after, const Tensor& before) { return mt::ne(after, before).any().item<bool>(); }
 
 std::string names(const std::vector<Recorder::Call>& calls) {
   std::string s;
@@ -136,7 +134,7 @@ TEST(Functionalize, InputsMutatedDirectlyAndThroughViewsAreWrittenBack) {
         in[0].add_(1);
         in[0].view({-1}).slice(0, 2, 6, 2).mul_(3);
         in[1].select(0, 0).copy_(in[0].select(0, 1));  // copy_ with a broadcast-free source
-        return {in[0].sum(), in[2] * 2};                // in[2] is read only: no write-back
+        return {in[0].sum(), in[2] * 2};               // in[2] is read only: no write-back
       },
       {x23, mt::zeros({2, 3}), mt::ones({4})});
 }
@@ -244,7 +242,10 @@ std::string functionalized_error(const Program& f, const Inputs& inputs, Functio
 
 TEST(FunctionalizeErrors, InvalidInPlaceOpsFailAsInEagerModeAndLeaveTheInputAlone) {
   const std::vector<std::pair<Program, Inputs>> cases = {
-      {[](const Inputs& in) -> std::vector<Tensor> { return {in[0].add_(mt::ones({4, 2, 3}))}; }, {x23}},
+      {[](const Inputs& in) -> std::vector<Tensor> {
+         return {in[0].add_(mt::ones({4, 2, 3}))};
+       },
+       {x23}},
       {[](const Inputs& in) -> std::vector<Tensor> { return {in[0].select(0, 0).mul_(in[1])}; },
        {mt::zeros({2, 3}, mt::kInt64), mt::ones({3})}},
   };
@@ -263,10 +264,11 @@ TEST(FunctionalizeErrors, InvalidInPlaceOpsFailAsInEagerModeAndLeaveTheInputAlon
 
 TEST(FunctionalizeErrors, MutatingACapturedTensorWithAFunctionalOne) {
   const Tensor captured = mt::zeros({2, 3});
-  const std::string message = functionalized_error(
-      [&](const Inputs& in) -> std::vector<Tensor> { return {captured.add_(in[0])}; }, {x23},
-      FunctionalizeRemove::Mutations);
-  EXPECT_TRUE(mt_test::starts_with(message, "mutating a non-functional tensor with a functional tensor is not allowed."))
+  const std::string message =
+      functionalized_error([&](const Inputs& in) -> std::vector<Tensor> { return {captured.add_(in[0])}; }, {x23},
+                           FunctionalizeRemove::Mutations);
+  EXPECT_TRUE(
+      mt_test::starts_with(message, "mutating a non-functional tensor with a functional tensor is not allowed."))
       << message;
   expect_same(captured, mt::zeros({2, 3}));
 }
@@ -295,8 +297,9 @@ TEST(FunctionalizeErrors, AUsersInPlaceOpWithoutAFunctionalVariant) {
     })({x23});
     FAIL() << "no error";
   } catch (const mt::NotImplementedError& e) {
-    EXPECT_TRUE(mt_test::starts_with(e.what(), "functionalize: t_functionalize::halve_ mutates its arguments and has "
-                                               "no functional variant (halve with the same arguments)"))
+    EXPECT_TRUE(mt_test::starts_with(e.what(),
+                                     "functionalize: t_functionalize::halve_ mutates its arguments and has "
+                                     "no functional variant (halve with the same arguments)"))
         << e.what();
   }
 }
@@ -310,7 +313,8 @@ TEST(FunctionalizeErrors, OutArgumentsThatAreViews) {
       return mt::add_out(out, in[0], in[0]);
     };
   };
-  const std::string eager = eager_error([&](const Inputs& in) -> std::vector<Tensor> { return {add_into(1)(in)}; }, {x23});
+  const std::string eager =
+      eager_error([&](const Inputs& in) -> std::vector<Tensor> { return {add_into(1)(in)}; }, {x23});
   EXPECT_TRUE(mt_test::contains(eager, "doesn't match the broadcast shape")) << eager;
   EXPECT_EQ(functionalized_error([&](const Inputs& in) -> std::vector<Tensor> { return {add_into(1)(in)}; }, {x23},
                                  FunctionalizeRemove::Mutations),
