@@ -8,6 +8,7 @@
 #include "functorch/BatchedTensorImpl.h"
 #include "functorch/VmapInterpreter.h"
 #include "ops/Functions.h"
+#include "tensor/Generator.h"
 
 namespace mt {
 
@@ -114,10 +115,15 @@ std::vector<Tensor> vmap_call(const VmapFunction& f, const InDims& in_dims, cons
   MT_CHECK_VALUE(chunk > 0, "vmap: chunk_size should be a positive integer or None, got ", chunk, ".");
   if (chunk >= batch_size) return vmap_once(f, inputs, dims, batch_size, options);
 
-  // One vmap per chunk of the batch, concatenated along the output batch dim.
+  // One vmap per chunk of the batch, concatenated along the output batch dim. With randomness=Same every
+  // chunk draws what the first drew (from the default generator), as one vmap of the whole batch would.
+  const bool same_draws = options.randomness == Randomness::Same;
+  const std::optional<Generator::State> first_state =
+      same_draws ? std::optional(default_generator().get_state()) : std::nullopt;
   std::vector<std::vector<Tensor>> per_chunk;
   for (int64_t start = 0; start < batch_size; start += chunk) {
     const int64_t length = std::min(chunk, batch_size - start);
+    if (first_state && start > 0) default_generator().set_state(*first_state);
     std::vector<Tensor> part;
     for (size_t i = 0; i < inputs.size(); ++i) part.push_back(dims[i] ? inputs[i].narrow(*dims[i], start, length) : inputs[i]);
     per_chunk.push_back(vmap_once(f, part, dims, length, options));

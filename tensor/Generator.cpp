@@ -10,6 +10,18 @@ namespace mt {
 // std::mt19937 takes a 32-bit seed; PyTorch's generator keeps the low 32 bits too.
 Generator::Generator(uint64_t seed) : seed_(seed), engine_(static_cast<uint32_t>(seed)) {}
 
+Generator::State Generator::get_state() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return {seed_, engine_, next_normal_};
+}
+
+void Generator::set_state(const State& state) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  seed_ = state.seed;
+  engine_ = state.engine;
+  next_normal_ = state.next_normal;
+}
+
 void Generator::manual_seed(uint64_t seed) {
   std::lock_guard<std::mutex> lock(mutex_);
   seed_ = seed;

@@ -32,6 +32,16 @@ class Generator {
   // Uniform integer in [low, high), by modulo of one draw; needs low < high.
   int64_t random_from_to(int64_t low, int64_t high);
 
+  // Everything the next draws depend on. Setting a state taken earlier replays the draws made since:
+  // vmap with randomness=Same and a chunk_size runs every chunk from the first chunk's state.
+  struct State {
+    uint64_t seed;
+    std::mt19937 engine;
+    std::optional<double> next_normal;
+  };
+  State get_state() const;
+  void set_state(const State& state);
+
   // Holds the lock for a run of draws, e.g. a factory filling a tensor: the run is consecutive in
   // the stream even while other threads draw, and no draw pays for the lock.
   class Locked {

@@ -54,6 +54,23 @@ TEST(VmapRandomness, SameSharesOneDrawAcrossTheBatch) {
   EXPECT_FALSE(rows_equal(m.t()));  // but it varies within a sample
 }
 
+TEST(VmapRandomness, SameSharesOneDrawAcrossChunksToo) {
+  auto options = with_randomness(mt::Randomness::Same);
+  options.chunk_size = 2;
+  const auto noisy = [](const Inputs& a) { return mt::add(a[0], mt::randn_like(a[0])); };
+  mt::manual_seed(7);
+  const Tensor chunked = mt::vmap(noisy, 0, options)({mt::zeros({5, 3})});
+  EXPECT_TRUE(rows_equal(chunked));
+  // The same numbers as without chunks, and the generator ends where one vmap leaves it.
+  const Tensor after_chunked = mt::randn({2});
+  mt::manual_seed(7);
+  const Tensor whole = mt::vmap(noisy, 0, with_randomness(mt::Randomness::Same))({mt::zeros({5, 3})});
+  EXPECT_TRUE(mt::all(mt::eq(chunked, whole)).item<bool>());
+  EXPECT_TRUE(mt::all(mt::eq(mt::randn({2}), after_chunked)).item<bool>());
+  options.randomness = mt::Randomness::Different;
+  EXPECT_FALSE(rows_equal(mt::vmap(noisy, 0, options)({mt::zeros({5, 3})})));
+}
+
 TEST(VmapRandomness, RandomFactoriesWithoutTensorArgumentsFollowTheFlag) {
   const Tensor x = mt::zeros({4, 3});
   const auto add_noise = [](const Inputs& a) { return mt::add(a[0], mt::randn({3})); };
