@@ -1,0 +1,13 @@
+#pragma once
+// The allocator of CUDA tensors: cudaMalloc/cudaFree behind a CachingAllocatorCore, registered for
+// kCUDA when the library is loaded. No CUDA header here; defined only in CUDA builds (MT_WITH_CUDA).
+#include "tensor/CachingAllocatorCore.h"
+
+namespace mt::cuda {
+
+// Returns every cached (freed, not yet returned) block to the devices, as torch.cuda.empty_cache().
+void empty_cache();
+MemoryStats memory_stats(int device);
+void reset_peak_memory_stats(int device);
+
+}  // namespace mt::cuda
