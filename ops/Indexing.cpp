@@ -5,42 +5,58 @@
 
 #include "dispatch/Library.h"
 #include "ops/Copy.h"
-#include "ops/Views.h"
 #include "ops/Factories.h"
+#include "ops/Views.h"
 
 namespace mt {
 
-MT_DEFINE_STUB(index_bounds_stub, void(const Tensor&, int64_t, int64_t));
+MT_DEFINE_STUB(index_outside_stub, void(const Tensor&, int64_t, int64_t, std::optional<int64_t>&));
 MT_DEFINE_STUB(index_min_max_stub, void(const Tensor&, int64_t&, int64_t&));
 MT_DEFINE_STUB(gather_stub, void(const Tensor&, const Tensor&, int64_t, const Tensor&));
 MT_DEFINE_STUB(scatter_stub, void(const Tensor&, int64_t, const Tensor&, const Tensor&, ScatterOp));
 MT_DEFINE_STUB(scatter_fill_stub, void(const Tensor&, int64_t, const Tensor&, const Scalar&));
-MT_DEFINE_STUB(flat_index_bounds_stub, void(const Tensor&, int64_t));
 MT_DEFINE_STUB(take_stub, void(const Tensor&, const Tensor&, const Tensor&));
 MT_DEFINE_STUB(put_stub, void(const Tensor&, const Tensor&, const Tensor&, ScatterOp));
 
 void check_take(const Tensor& self, const Tensor& index) {
   MT_CHECK(index.dtype() == kInt64, "take(): Expected a long tensor for index, but got ", index.dtype());
   // PyTorch's take is take_out into a tensor on self's device, hence "out".
-  MT_CHECK(self.device() == index.device(), "take(): self, index and out expected to be in the same device, but got "
-           "self.device = ", self.device(), ", index.device = ", index.device(), ", and out.device = ", self.device());
+  MT_CHECK(self.device() == index.device(),
+           "take(): self, index and out expected to be in the same device, but got "
+           "self.device = ",
+           self.device(), ", index.device = ", index.device(), ", and out.device = ", self.device());
   MT_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, "take(): tried to take from an empty tensor");
 }
 
 void check_put(const Tensor& self, const Tensor& index, const Tensor& source) {
   MT_CHECK(index.dtype() == kInt64, "put_(): Expected a long tensor for index, but got ", index.dtype());
-  MT_CHECK(self.dtype() == source.dtype(), "put_(): self and source expected to have the same dtype, but got "
-           "self.dtype = ", self.dtype(), " and source.dtype = ", source.dtype());
+  MT_CHECK(self.dtype() == source.dtype(),
+           "put_(): self and source expected to have the same dtype, but got "
+           "self.dtype = ",
+           self.dtype(), " and source.dtype = ", source.dtype());
   MT_CHECK(self.device() == source.device() && self.device() == index.device(),
            "put_(): self, index and source expected to be in the same device, but got self.device = ", self.device(),
            ", index.device = ", index.device(), ", and source.device = ", source.device());
-  MT_CHECK_INDEX(source.numel() == index.numel(), "put_(): Expected source and index to have the same number of "
-                 "elements, but got source.numel() = ", source.numel(), ", index.numel() = ", index.numel());
+  MT_CHECK_INDEX(source.numel() == index.numel(),
+                 "put_(): Expected source and index to have the same number of "
+                 "elements, but got source.numel() = ",
+                 source.numel(), ", index.numel() = ", index.numel());
   MT_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, "put_(): Tried to put elements into an empty tensor");
 }
 
+namespace {
+
+std::optional<int64_t> index_outside(const Tensor& index, int64_t low, int64_t high) {
+  std::optional<int64_t> outside;
+  if (index.numel() > 0) index_outside_stub(index.device().type(), index, low, high, outside);
+  return outside;
+}
+
+}  // namespace
+
 void check_flat_bounds(const Tensor& index, int64_t numel) {
-  if (index.numel() > 0) flat_index_bounds_stub(index.device().type(), index, numel);
+  const std::optional<int64_t> i = index_outside(index, -numel, numel);
+  MT_CHECK_INDEX(!i, "out of range: tried to access index ", *i, " on a tensor of ", numel, " elements.");
 }
 
 namespace {
@@ -62,7 +78,8 @@ void check_index_dtype(const char* op, const Tensor& index) {
 }
 
 void check_bounds(const Tensor& index, int64_t dim, int64_t size) {
-  if (index.numel() > 0) index_bounds_stub(index.device().type(), index, dim, size);
+  const std::optional<int64_t> i = index_outside(index, 0, size);
+  MT_CHECK_INDEX(!i, "index ", *i, " is out of bounds for dimension ", dim, " with size ", size);
 }
 
 Tensor new_like(const Tensor& self, IntArrayRef sizes) {

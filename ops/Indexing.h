@@ -3,14 +3,17 @@
 // kernel (argument checks, output allocation; ops/Indexing.cpp, ops/Triangular.cpp) and the per-device
 // stubs that hold the loops (ops/cpu/IndexingKernel.cpp). `dim` arguments reaching a stub are wrapped,
 // and a 0-dim tensor is treated as one of shape [1].
+#include <optional>
+
 #include "ops/DispatchStub.h"
 #include "tensor/Tensor.h"
 
 namespace mt {
 
-// Raises IndexError "index 4 is out of bounds for dimension 1 with size 4" for the first element of
-// the int64 tensor `index` outside [0, size). Runs before anything is written.
-MT_DECLARE_STUB(index_bounds_stub, void(const Tensor& index, int64_t dim, int64_t size));
+// The first element (in row-major order) of the non-empty int64 tensor `index` that lies outside
+// [low, high), if any: the bounds checks of the indexing ops, which run before anything is written.
+MT_DECLARE_STUB(index_outside_stub,
+                void(const Tensor& index, int64_t low, int64_t high, std::optional<int64_t>& outside));
 // The smallest and largest element of a non-empty int64 tensor.
 MT_DECLARE_STUB(index_min_max_stub, void(const Tensor& index, int64_t& min, int64_t& max));
 
@@ -31,10 +34,8 @@ MT_DECLARE_STUB(scatter_fill_stub, void(const Tensor& self, int64_t dim, const T
 void check_take(const Tensor& self, const Tensor& index);
 void check_put(const Tensor& self, const Tensor& index, const Tensor& source);
 // Raises IndexError "out of range: tried to access index 10 on a tensor of 6 elements." for the first
-// element of the int64 tensor `index` outside [-numel, numel) (through flat_index_bounds_stub, which
-// needs a non-empty index).
+// element of the int64 tensor `index` outside [-numel, numel).
 void check_flat_bounds(const Tensor& index, int64_t numel);
-MT_DECLARE_STUB(flat_index_bounds_stub, void(const Tensor& index, int64_t numel));
 // out[i...] = self.flatten()[index[i...]]; out is contiguous with index's shape, the indices in bounds.
 MT_DECLARE_STUB(take_stub, void(const Tensor& out, const Tensor& self, const Tensor& index));
 // self.flatten()[index[i...]] = (or +=) source.flatten()[k], k being i's row-major position; source has

@@ -83,12 +83,12 @@ void parallel_walk(const Walk<N>& w, int64_t grain, const F& f) {
   parallel_for(0, w.numel(), grain, [&](int64_t begin, int64_t end) { walk(w, begin, end, f); });
 }
 
-void index_bounds_kernel(const Tensor& index, int64_t dim, int64_t size) {
+void index_outside_kernel(const Tensor& index, int64_t low, int64_t high, std::optional<int64_t>& outside) {
   const int64_t* idx = index.data_ptr<int64_t>();
   const auto w = index_walk<1>(index, 0, {&index}, {false});
   walk(w, 0, w.numel(), [&](int64_t, const std::array<int64_t, 1>& off) {
     const int64_t i = idx[off[0]];
-    MT_CHECK_INDEX(i >= 0 && i < size, "index ", i, " is out of bounds for dimension ", dim, " with size ", size);
+    if (!outside && (i < low || i >= high)) outside = i;
   });
 }
 
@@ -109,9 +109,8 @@ void gather_kernel(const Tensor& out, const Tensor& self, int64_t dim, const Ten
   dispatch_all_types(self.dtype(), "gather", [&]<typename T>() {
     T* o = out.data_ptr<T>();
     const T* s = self.data_ptr<T>();
-    parallel_walk(w, kParallelGrain, [&](int64_t, const std::array<int64_t, 3>& off) {
-      o[off[0]] = s[off[2] + idx[off[1]] * step];
-    });
+    parallel_walk(w, kParallelGrain,
+                  [&](int64_t, const std::array<int64_t, 3>& off) { o[off[0]] = s[off[2] + idx[off[1]] * step]; });
   });
 }
 
@@ -147,8 +146,10 @@ void scatter_fill_kernel(const Tensor& self, int64_t dim, const Tensor& index, c
   dispatch_all_types(self.dtype(), "scatter", [&]<typename T>() {
     T* s = self.data_ptr<T>();
     T v;
-    if constexpr (std::is_same_v<T, bool>) v = value.toBool();
-    else v = static_cast<T>(value.to<opmath_t<T>>());
+    if constexpr (std::is_same_v<T, bool>)
+      v = value.toBool();
+    else
+      v = static_cast<T>(value.to<opmath_t<T>>());
     walk(w, 0, w.numel(), [&](int64_t, const std::array<int64_t, 2>& off) { s[off[1] + idx[off[0]] * step] = v; });
   });
 }
@@ -172,16 +173,6 @@ class FlatOffsets {
   DimVector sizes_, strides_;
   bool contiguous_;
 };
-
-void flat_index_bounds_kernel(const Tensor& index, int64_t numel) {
-  const int64_t* idx = index.data_ptr<int64_t>();
-  const auto w = index_walk<1>(index, 0, {&index}, {false});
-  walk(w, 0, w.numel(), [&](int64_t, const std::array<int64_t, 1>& off) {
-    const int64_t i = idx[off[0]];
-    MT_CHECK_INDEX(i >= -numel && i < numel, "out of range: tried to access index ", i, " on a tensor of ", numel,
-                   " elements.");
-  });
-}
 
 // out is contiguous in index's shape: its offset is the walk's position.
 void take_kernel(const Tensor& out, const Tensor& self, const Tensor& index) {
@@ -241,12 +232,11 @@ void triangular_kernel(const Tensor& out, const Tensor& self, int64_t diagonal, 
 
 }  // namespace
 
-MT_REGISTER_STUB(index_bounds_stub, kCPU, index_bounds_kernel);
+MT_REGISTER_STUB(index_outside_stub, kCPU, index_outside_kernel);
 MT_REGISTER_STUB(index_min_max_stub, kCPU, index_min_max_kernel);
 MT_REGISTER_STUB(gather_stub, kCPU, gather_kernel);
 MT_REGISTER_STUB(scatter_stub, kCPU, scatter_kernel);
 MT_REGISTER_STUB(scatter_fill_stub, kCPU, scatter_fill_kernel);
-MT_REGISTER_STUB(flat_index_bounds_stub, kCPU, flat_index_bounds_kernel);
 MT_REGISTER_STUB(take_stub, kCPU, take_kernel);
 MT_REGISTER_STUB(put_stub, kCPU, put_kernel);
 MT_REGISTER_STUB(triangular_stub, kCPU, triangular_kernel);
