@@ -7,15 +7,6 @@ namespace mt {
 
 namespace {
 
-// A Meta tensor with `t`'s geometry: what the Meta kernels compute with.
-Tensor meta_twin(const Tensor& t) {
-  if (t.is_meta()) return t;
-  Tensor meta(TensorImpl::empty_strided(t.sizes(), t.strides(), t.dtype(), Device(kMeta)));
-  meta.unsafeGetTensorImpl()->set_storage_offset(t.storage_offset());
-  meta.unsafeGetTensorImpl()->set_wrapped_number(t.unsafeGetTensorImpl()->is_wrapped_number());
-  return meta;
-}
-
 // A fake tensor with `meta`'s geometry on `device`, over `storage` (a view's base's) or a new empty one.
 Tensor fake_like(const Tensor& meta, Device device, intrusive_ptr<StorageImpl> storage) {
   if (!storage) storage = make_intrusive<StorageImpl>(DataPtr(nullptr, nullptr, nullptr, device), 0, nullptr);
@@ -26,9 +17,15 @@ Tensor fake_like(const Tensor& meta, Device device, intrusive_ptr<StorageImpl> s
   return Tensor(std::move(impl));
 }
 
-constexpr DispatchKeySet meta_kernel_keys = DispatchKeySet(DispatchKey::Dense) | DispatchKeySet(BackendComponent::MetaBit);
-
 }  // namespace
+
+Tensor meta_twin(const Tensor& t) {
+  if (t.is_meta()) return t;
+  Tensor meta(TensorImpl::empty_strided(t.sizes(), t.strides(), t.dtype(), Device(kMeta)));
+  meta.unsafeGetTensorImpl()->set_storage_offset(t.storage_offset());
+  meta.unsafeGetTensorImpl()->set_wrapped_number(t.unsafeGetTensorImpl()->is_wrapped_number());
+  return meta;
+}
 
 Tensor FakeTensorMode::from_tensor(const Tensor& real) { return fake_like(meta_twin(real), real.device(), {}); }
 
@@ -43,7 +40,8 @@ void FakeTensorMode::dispatch(const OperatorHandle& op, DispatchKeySet, Stack& s
     if (args[i].isTensor()) {
       const Tensor& t = args[i].toTensorRef();
       MT_CHECK(!(a.alias && a.alias->is_write) || is_fake(t) || t.is_meta(), "FakeTensorMode: ", schema.op.str(),
-               " would write into the real tensor passed as '", a.name, "'. Under FakeTensorMode only fake tensors "
+               " would write into the real tensor passed as '", a.name,
+               "'. Under FakeTensorMode only fake tensors "
                "(made under the mode, or with FakeTensorMode::from_tensor) can be written.");
       if (!device) device = t.device();
       args[i] = IValue(meta_twin(t));

@@ -15,6 +15,13 @@
 
 namespace mt {
 
+// A Meta tensor with `t`'s geometry: what the Meta kernels compute with (also functionalize's check
+// that a mutation is valid before it is removed).
+Tensor meta_twin(const Tensor& t);
+// Redispatching with these keys runs an op's Meta kernel.
+constexpr DispatchKeySet meta_kernel_keys =
+    DispatchKeySet(DispatchKey::Dense) | DispatchKeySet(BackendComponent::MetaBit);
+
 class FakeTensorMode : public DispatchMode {
  public:
   void dispatch(const OperatorHandle& op, DispatchKeySet ks, Stack& stack) override;

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "dispatch/Library.h"
+#include "dispatch/modes/FakeTensorMode.h"
 #include "functorch/functionalize/FunctionalTensorWrapper.h"
 #include "functorch/functionalize/FunctionalizeInterpreter.h"
 #include "ops/Functions.h"
@@ -70,18 +71,6 @@ void unwrap_args(Stack* stack, size_t n, int64_t level) {
     *v = unwrapped(*v, level);
 }
 
-void wrap_results(Stack* stack, size_t n, const FunctionalizeInterpreter& interpreter) {
-  for (IValue* v = stack->data() + stack->size() - n; v != stack->data() + stack->size(); ++v) {
-    if (v->isTensor() && v->toTensorRef().defined()) {
-      *v = IValue(interpreter.wrap(v->toTensor()));
-    } else if (v->isTensorList()) {
-      std::vector<Tensor> wrapped;
-      for (const Tensor& t : v->toTensorList()) wrapped.push_back(t.defined() ? interpreter.wrap(t) : t);
-      *v = IValue(std::move(wrapped));
-    }
-  }
-}
-
 // --- mutations -------------------------------------------------------------------------------------
 
 // The op that computes what a mutable op writes: same base name (without the in-place `_`), and the
@@ -115,15 +104,9 @@ OperatorHandle functional_variant(const OperatorHandle& op) {
   return op;
 }
 
-// A meta tensor with `t`'s geometry (a functional tensor shows the one it has in eager mode).
-Tensor meta_like(const Tensor& t) {
-  Tensor meta(TensorImpl::empty_strided(t.sizes(), t.strides(), t.dtype(), Device(kMeta)));
-  meta.unsafeGetTensorImpl()->set_wrapped_number(t.unsafeGetTensorImpl()->is_wrapped_number());
-  return meta;
-}
-
-// Runs the mutable op on meta twins of its arguments, so that what eager mode refuses (a result
-// that broadcasts to a bigger shape than self, a dtype self cannot hold, ...) is refused here too.
+// Runs the mutable op on meta twins of its arguments (a functional tensor shows its eager geometry),
+// so that what eager mode refuses (a result that broadcasts to a bigger shape than self, a dtype self
+// cannot hold, ...) is refused here too.
 void check_on_meta(const OperatorHandle& op, const IValue* args, size_t n) {
   if (!op.hasKernelForDispatchKey(DispatchKey::Meta) &&
       !op.hasKernelForDispatchKey(DispatchKey::CompositeExplicitAutograd))
@@ -131,17 +114,15 @@ void check_on_meta(const OperatorHandle& op, const IValue* args, size_t n) {
   Stack meta;
   for (size_t i = 0; i < n; ++i) {
     if (args[i].isTensor() && args[i].toTensorRef().defined()) {
-      meta.push_back(IValue(meta_like(args[i].toTensorRef())));
+      meta.push_back(IValue(meta_twin(args[i].toTensorRef())));
     } else if (args[i].isTensorList()) {
       std::vector<Tensor> twins;
-      for (const Tensor& t : args[i].toTensorList()) twins.push_back(t.defined() ? meta_like(t) : t);
+      for (const Tensor& t : args[i].toTensorList()) twins.push_back(t.defined() ? meta_twin(t) : t);
       meta.push_back(IValue(std::move(twins)));
     } else {
       meta.push_back(args[i]);
     }
   }
-  constexpr DispatchKeySet meta_kernel_keys =
-      DispatchKeySet(DispatchKey::Dense) | DispatchKeySet(BackendComponent::MetaBit);
   op.redispatchBoxed(meta_kernel_keys, &meta);
 }
 
@@ -237,7 +218,7 @@ void functionalize_view(const OperatorHandle& op, Stack* stack, const Functional
     } else {
       unwrap_args(stack, n, level);
       op.callBoxed(stack);
-      wrap_results(stack, 1, interpreter);
+      interpreter.wrap_results(stack, 1);
     }
     return;
   }
@@ -271,7 +252,7 @@ void functionalize_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* 
   if (is_view_op(schema)) return functionalize_view(op, stack, interpreter);
   unwrap_args(stack, n, level);
   op.callBoxed(stack);
-  wrap_results(stack, schema.returns.size(), interpreter);
+  interpreter.wrap_results(stack, schema.returns.size());
 }
 
 }  // namespace

@@ -8,16 +8,25 @@ Tensor FunctionalizeInterpreter::wrap(Tensor value) const {
   return make_functional_tensor(std::move(value), level(), reapply_views_, alive_);
 }
 
+void FunctionalizeInterpreter::wrap_results(Stack* stack, size_t n) const {
+  for (IValue* v = stack->data() + stack->size() - n; v != stack->data() + stack->size(); ++v) {
+    if (v->isTensor() && v->toTensorRef().defined()) {
+      *v = IValue(wrap(v->toTensor()));
+    } else if (v->isTensorList()) {
+      std::vector<Tensor> wrapped;
+      for (const Tensor& t : v->toTensorList()) wrapped.push_back(t.defined() ? wrap(t) : t);
+      *v = IValue(std::move(wrapped));
+    }
+  }
+}
+
 void FunctionalizeInterpreter::process(const OperatorHandle& op, Stack* stack) {
   const FunctionSchema& schema = op.schema();
   const bool factory = schema.num_tensor_like_args() == 0;
   enable_only(DispatchKeySet(DispatchKey::Functionalize));
   op.callBoxed(stack);
-  if (!factory) return;
   // A tensor made inside the function is functional too, so that its later mutations are removed.
-  for (IValue* v = stack->data() + stack->size() - schema.returns.size(); v != stack->data() + stack->size(); ++v) {
-    if (v->isTensor() && v->toTensorRef().defined()) *v = IValue(wrap(v->toTensor()));
-  }
+  if (factory) wrap_results(stack, schema.returns.size());
 }
 
 // The fallback has already unwrapped this level: the op goes on as it is.

@@ -20,6 +20,8 @@ class FunctionalizeInterpreter final : public Interpreter {
   bool reapply_views() const { return reapply_views_; }
   // A new base functional tensor of this level over `value`.
   Tensor wrap(Tensor value) const;
+  // wrap() for every defined tensor (and tensor-list element) among the top `n` values of the stack.
+  void wrap_results(Stack* stack, size_t n) const;
 
   void process(const OperatorHandle& op, Stack* stack) override;
   void send_to_next(const OperatorHandle& op, Stack* stack) override;
