@@ -5,7 +5,7 @@
 
 namespace mt::cuda {
 
-// Returns every cached (freed, not yet returned) block to the devices, as torch.cuda.empty_cache().
+// Returns every cached segment with no block in use to its device, as torch.cuda.empty_cache().
 void empty_cache();
 MemoryStats memory_stats(int device);
 void reset_peak_memory_stats(int device);
