@@ -11,9 +11,11 @@ MT_DEFINE_STUB(div_true_stub, void(TensorIterator&));
 MT_DEFINE_STUB(div_trunc_stub, void(TensorIterator&));
 MT_DEFINE_STUB(div_floor_stub, void(TensorIterator&));
 
+// On the CPU whatever `device` is, as PyTorch's wrapped numbers: a GPU op reads it on the host (Meta
+// stays Meta, which has no data to write).
 Tensor wrapped_scalar_tensor(const Scalar& s, Device device) {
-  Tensor t(TensorImpl::empty({}, s.type(), device));
-  if (device.is_cpu()) {
+  Tensor t(TensorImpl::empty({}, s.type(), device.is_meta() ? device : Device(kCPU)));
+  if (!device.is_meta()) {
     if (s.isBoolean()) *t.data_ptr<bool>() = s.toBool();
     else if (s.isIntegral(false)) *t.data_ptr<int64_t>() = s.toLong();
     else *t.data_ptr<double>() = s.toDouble();
@@ -152,7 +154,7 @@ Tensor div_scalar(const Tensor& self, const Scalar& other) {
 }
 Tensor& div__scalar(Tensor& self, const Scalar& other) { return self.div_(wrapped_scalar_tensor(other, self.device())); }
 
-// CPU and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
+// CPU, CUDA and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
 void register_kernels(Library& m) {
   m.impl("add.Tensor", MT_FN(add));
   m.impl("add_.Tensor", MT_FN(add_));
@@ -174,6 +176,7 @@ void register_kernels(Library& m) {
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CPU, m) { register_kernels(m); }
+MT_LIBRARY_IMPL(mt, CUDA, m) { register_kernels(m); }
 MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
 
 MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {

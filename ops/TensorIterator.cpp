@@ -115,7 +115,7 @@ TensorIterator TensorIteratorConfig::build() {
   MT_INTERNAL_ASSERT(outputs_.size() + inputs_.size() <= TensorIterator::kMaxOperands);
   if (try_fast_setup(it)) return it;
 
-  // Devices: every operand on one device.
+  // Devices: every operand on one device, except that 0-dim CPU inputs may join an op on another device.
   std::optional<Device> device;
   auto check_device = [&](const Tensor& t) {
     if (!t.defined()) return;
@@ -126,7 +126,8 @@ TensorIterator TensorIteratorConfig::build() {
                                       "devices, ", *device, " and ", t.device(), "!");
     }
   };
-  for (const Tensor* t : inputs_) check_device(*t);
+  for (const Tensor* t : inputs_)
+    if (!(t->defined() && t->dim() == 0 && t->is_cpu())) check_device(*t);
   for (const Tensor* t : outputs_) check_device(*t);
   it.device_ = device.value_or(Device(kCPU));
 
@@ -289,6 +290,11 @@ void TensorIterator::for_each(const Loop& loop, int64_t grain) {
                  [&](int64_t begin, int64_t end) { serial_for_each(loop, begin, end); });
   }
   cast_outputs();
+}
+
+bool TensorIterator::is_cpu_scalar(int operand) const {
+  const Tensor& t = operands_[operand].tensor();
+  return !operands_[operand].is_output && t.dim() == 0 && t.is_cpu() && !device_.is_cpu();
 }
 
 void TensorIterator::cast_outputs() {

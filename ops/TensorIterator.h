@@ -55,6 +55,17 @@ class TensorIterator {
   void for_each(const Loop& loop, int64_t grain = -1);
   void serial_for_each(const Loop& loop, int64_t begin, int64_t end) const;
 
+  // For backends that launch their own loops (CUDA): the coalesced shape, innermost dim first, and
+  // each operand's byte stride along it. Such a loop calls cast_outputs() when it is done.
+  int ndim() const { return static_cast<int>(shape_.size()); }
+  int64_t shape(int dim) const { return shape_[dim]; }
+  int64_t stride(int dim, int operand) const { return strides_[dim * ntensors() + operand]; }
+  void* data_ptr(int operand) const { return operands_[operand].tensor().data_ptr(); }
+  // A 0-dim CPU input of an op on another device (a wrapped number, say): PyTorch lets such scalars
+  // join GPU ops, whose loops read them once on the host.
+  bool is_cpu_scalar(int operand) const;
+  void cast_outputs();
+
  private:
   friend class TensorIteratorConfig;
   // Operands borrow the caller's tensors (which outlive the iterator) and own only what the iterator
@@ -67,7 +78,6 @@ class TensorIterator {
     bool is_output = false;
   };
   void compute_strides_and_coalesce();
-  void cast_outputs();
 
   SmallVector<Operand, kMaxOperands> operands_;
   int num_outputs_ = 0;

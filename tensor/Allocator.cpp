@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 #include "tensor/Error.h"
@@ -39,6 +40,8 @@ std::array<std::atomic<Allocator*>, 4>& allocators() {
 }  // namespace
 
 Allocator* get_default_cpu_allocator() { return &cpu_allocator; }
+
+void Allocator::copy_to_host(void* dst, const void* src, size_t nbytes) const { std::memcpy(dst, src, nbytes); }
 
 Allocator* get_allocator(DeviceType t) {
   Allocator* a = allocators()[static_cast<int>(t)].load(std::memory_order_acquire);

@@ -53,6 +53,9 @@ class Allocator {
  public:
   virtual ~Allocator() = default;
   virtual DataPtr allocate(size_t nbytes) = 0;
+  // Copies bytes of this allocator's memory to host memory, once the work that writes them is done:
+  // how item() and printing read a device tensor without dispatching an op.
+  virtual void copy_to_host(void* dst, const void* src, size_t nbytes) const;
 };
 
 constexpr size_t kCPUAlignment = 64;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tensor/Allocator.h"
 #include "tensor/Tensor.h"
 
 namespace mt {
@@ -115,6 +116,16 @@ std::string line_break(int64_t blank_lines, int64_t indent) {
 std::string bracketed(const std::string& s) { return std::string("[").append(s).append("]"); }
 
 // Walks a CPU tensor's elements in logical order through its strides.
+// A CPU tensor with the sizes, strides and values of a device tensor: the span of memory its elements
+// lie in, copied byte for byte.
+intrusive_ptr<TensorImpl> host_copy(const TensorImpl& t) {
+  auto copy = TensorImpl::empty_strided(t.sizes(), t.strides(), t.dtype(), Device(kCPU));
+  int64_t extent = 1;
+  for (size_t d = 0; d < t.sizes().size(); ++d) extent += (t.sizes()[d] - 1) * t.strides()[d];
+  get_allocator(t.device().type())->copy_to_host(copy->data(), t.data(), extent * t.itemsize());
+  return copy;
+}
+
 class TensorPrinter {
  public:
   explicit TensorPrinter(const TensorImpl& t)
@@ -233,13 +244,12 @@ std::ostream& operator<<(std::ostream& os, const Tensor& t) {
     if (dtype != get_default_dtype()) suffixes.push_back("dtype=" + dtype_str(dtype));
     body = "[]";
   } else {
-    MT_CHECK_NOT_IMPLEMENTED(t.is_cpu(), "printing the values of a tensor on '", t.device(),
-                             "' is not implemented: copy it to the cpu first");
     // int64 and bool show in the values themselves; the default float by its decimal point.
     if (dtype != get_default_dtype() && dtype != kInt64 && dtype != kBool) {
       suffixes.push_back("dtype=" + dtype_str(dtype));
     }
-    body = TensorPrinter(t.unsafeGetTensorImpl()->data_holder()).str(indent);
+    const TensorImpl& holder = t.unsafeGetTensorImpl()->data_holder();
+    body = holder.device().is_cpu() ? TensorPrinter(holder).str(indent) : TensorPrinter(*host_copy(holder)).str(indent);
   }
   return os << add_suffixes(prefix + body, suffixes, indent);
 }

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "tensor/Allocator.h"
 #include "tensor/Error.h"
 
 namespace mt {
@@ -21,8 +22,14 @@ Scalar Tensor::item() const {
   MT_CHECK(!is_meta(), "Tensor.item() cannot be called on meta tensors");
   MT_CHECK(!impl()->is_fake(), "Tensor.item() cannot be called on fake tensors (made under FakeTensorMode): they have "
            "no data");
-  MT_CHECK(is_cpu(), "Tensor.item() on a ", device(), " tensor: copy it to the CPU first with .to(mt::kCPU)");
-  const void* p = impl()->data_holder().data();
+  // A device tensor's element is copied to the host, which waits for the kernels that compute it.
+  const TensorImpl& holder = impl()->data_holder();
+  alignas(8) char host_copy[8];
+  const void* p = holder.data();
+  if (!holder.device().is_cpu()) {
+    get_allocator(holder.device().type())->copy_to_host(host_copy, p, holder.itemsize());
+    p = host_copy;
+  }
   switch (dtype()) {
 #define MT_CASE(cpp, name, str) \
   case ScalarType::name:        \

@@ -192,6 +192,13 @@ void TensorImpl::set_storage_and_geometry(intrusive_ptr<StorageImpl> storage, In
   set_sizes_and_strides(sizes, strides, storage_offset);
 }
 
+void TensorImpl::set_data(const TensorImpl& src) {
+  const bool inference = !key_set_.has(DispatchKey::AutogradFunctionality);
+  dtype_ = src.dtype_;
+  set_storage_and_geometry(src.storage_, src.sizes(), src.strides(), src.storage_offset());
+  key_set_ = compute_tensor_key_set(device(), dtype_, inference);
+}
+
 void TensorImpl::refresh_numel_and_contiguity() {
   numel_ = checked_numel(sizes());
   // Contiguous means row-major up to dims of size 1, whose stride does not matter.

@@ -85,6 +85,10 @@ class TensorImpl : public intrusive_ptr_target {
   // a wrapper tensor whose value was replaced (functionalize).
   void set_storage_and_geometry(intrusive_ptr<StorageImpl> storage, IntArrayRef sizes, IntArrayRef strides,
                                 int64_t storage_offset);
+  // PyTorch's `tensor.data = src`: this tensor takes src's storage, geometry, dtype and device (and the
+  // backend keys that go with them) and keeps its autograd identity: how Module::to moves parameters
+  // that layers and optimizers already hold.
+  void set_data(const TensorImpl& src);
   // The tensor whose memory holds this one's elements, for the host to read them (item(), printing):
   // itself, or for a wrapper whose geometry need not describe its memory (functionalize's), its
   // up-to-date value's.

@@ -104,6 +104,18 @@ void clear_grad(const Tensor& param, bool set_to_none) {
   g.zero_();
 }
 
+void Module::to(Device device) {
+  NoGradGuard no_grad;
+  auto move = [&](const Tensor& t) {
+    if (t.defined() && t.device() != device) t.unsafeGetTensorImpl()->set_data(*t.to(device).unsafeGetTensorImpl());
+  };
+  for (const Tensor& p : parameters()) {
+    move(p);
+    move(p.grad());
+  }
+  for (const Tensor& b : buffers()) move(b);
+}
+
 void Module::zero_grad(bool set_to_none) {
   for (const auto& [n, p] : parameters_) clear_grad(p, set_to_none);
   for (const auto& [n, child] : children_) child->zero_grad(set_to_none);

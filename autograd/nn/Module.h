@@ -62,6 +62,9 @@ class Module {
   void eval() { train(false); }
   bool is_training() const { return training_; }
 
+  // Moves every parameter and buffer (and a parameter's .grad) to `device` in place: the tensors keep
+  // their identity, so layers and optimizers that hold them see the moved data (torch's module.to()).
+  void to(Device device);
   // Clears every parameter's .grad (set_to_none), or zeroes it in place.
   void zero_grad(bool set_to_none = true);
 

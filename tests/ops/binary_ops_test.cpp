@@ -197,6 +197,18 @@ TEST(BinaryOps, ErrorsNameTheProblemAndChangeNothing) {
                              "Expected all tensors to be on the same device, but found at least two devices, cpu and meta!");
 }
 
+// A 0-dim CPU tensor (a wrapped number, say) may join an op on another device, as in PyTorch; the
+// result is on that device.
+TEST(BinaryOps, ZeroDimCpuTensorsJoinOpsOnOtherDevices) {
+  const TensorOptions meta(Device("meta"));
+  const mt::Tensor sum = mt::add(mt::ones({2}, meta), mt::full({}, 2.0));
+  EXPECT_TRUE(sum.is_meta());
+  EXPECT_EQ(sum.dtype(), mt::kFloat32);
+  EXPECT_TRUE(mt::mul(mt::full({}, 2, mt::kInt64), mt::ones({3}, meta)).is_meta());
+  expect_error<RuntimeError>([&] { mt::add(mt::ones({2}, meta), mt::ones({1})); },
+                             "Expected all tensors to be on the same device, but found at least two devices, meta and cpu!");
+}
+
 TEST(BinaryOps, EveryDtypeCombinationPromotes) {
   for (ScalarType x : kAllTypes) {
     for (ScalarType y : kAllTypes) {
