@@ -1,8 +1,9 @@
 // Per-sample gradients of the spiral MLP's cross-entropy loss for a batch of 64: once with
 // vmap(grad(loss)), which runs the forward and backward pass once for the whole batch, and once with a
-// loop of 64 ordinary backward passes. Checks that the two agree and prints both times.
+// loop of 64 ordinary backward passes. Checks that the two agree and prints both times. The argument
+// picks the device (the model and data are made on the CPU, then moved).
 //
-//   ./per_sample_grads
+//   ./per_sample_grads [cpu|cuda]
 #include <microtorch/microtorch.h>
 
 #include <algorithm>
@@ -44,11 +45,13 @@ double best_ms(int repeats, F f) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const mt::Device device(argc > 1 ? argv[1] : "cpu");
   mt::Generator g(7);
   auto model = spirals::make_model(&g);
+  model->to(device);
   const spirals::Dataset data = spirals::make(kBatch * 3, 3);
-  const mt::Tensor x = data.x.narrow(0, 0, kBatch), y = data.y.narrow(0, 0, kBatch);
+  const mt::Tensor x = data.x.narrow(0, 0, kBatch).to(device), y = data.y.narrow(0, 0, kBatch).to(device);
   const Tensors params = model->parameters();
 
   // vmap(grad(loss)): parameters shared (in_dim None), samples and labels batched along dim 0.
@@ -79,7 +82,8 @@ int main() {
     for (int64_t i = 0; i < kBatch; ++i) per_param.push_back(looped[i][p]);
     max_diff = std::max(max_diff, (vmapped[p] - mt::stack(per_param, 0)).abs().max().item<double>());
   }
-  std::printf("per-sample gradients of a 2-64-64-3 MLP's cross-entropy, batch of %lld:\n", static_cast<long long>(kBatch));
+  std::printf("per-sample gradients of a 2-64-64-3 MLP's cross-entropy, batch of %lld, on %s:\n",
+              static_cast<long long>(kBatch), device.str().c_str());
   for (size_t p = 0; p < kParams; ++p) {
     std::ostringstream shape;
     shape << vmapped[p].sizes();

@@ -65,7 +65,7 @@ Tensor silu(const Tensor& self) {
 Tensor& silu_(Tensor& self) { return silu_impl(self, self, true); }
 Tensor& silu_out(const Tensor& self, Tensor& out) { return silu_impl(out, self, false); }
 
-// CPU and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
+// CPU, CUDA and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
 void register_kernels(Library& m) {
   m.impl("relu", MT_FN(relu));
   m.impl("relu_", MT_FN(relu_));
@@ -80,6 +80,7 @@ void register_kernels(Library& m) {
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CPU, m) { register_kernels(m); }
+MT_LIBRARY_IMPL(mt, CUDA, m) { register_kernels(m); }
 MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
 
 }  // namespace mt

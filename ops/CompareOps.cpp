@@ -133,7 +133,7 @@ void register_scalar_comparison(Library& m, const std::string& name) {
   m.impl(name + ".Scalar_out", MT_FN(compare_scalar_out<op>));
 }
 
-// CPU and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
+// CPU, CUDA and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
 void register_kernels(Library& m) {
   register_comparison<Comparison::Eq>(m, "eq");
   register_comparison<Comparison::Ne>(m, "ne");
@@ -155,6 +155,7 @@ void register_kernels(Library& m) {
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CPU, m) { register_kernels(m); }
+MT_LIBRARY_IMPL(mt, CUDA, m) { register_kernels(m); }
 MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
 
 MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {

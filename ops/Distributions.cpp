@@ -1,4 +1,4 @@
-// bernoulli_ with a probability, the kernel (shared by CPU and Meta: on Meta the stub draws nothing),
+// bernoulli_ with a probability, the kernel (shared by CPU, CUDA and Meta: on Meta the stub draws nothing),
 // and bernoulli.p, the out-of-place composition.
 #include "ops/Distributions.h"
 
@@ -31,6 +31,7 @@ void register_composites(Library& m) { m.impl("bernoulli.p", MT_FN(bernoulli_p))
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CPU, m) { register_kernels(m); }
+MT_LIBRARY_IMPL(mt, CUDA, m) { register_kernels(m); }
 MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
 MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) { register_composites(m); }
 

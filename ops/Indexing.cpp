@@ -1,5 +1,5 @@
 // index_select, gather, scatter (src and value), scatter_add, one_hot, take and put: argument checks,
-// output allocation and index bounds, shared by CPU and Meta (on Meta the stubs do nothing). Every
+// output allocation and index bounds, shared by CPU, CUDA and Meta (on Meta the stubs do nothing). Every
 // check, including the bounds of every index, runs before anything is written.
 #include "ops/Indexing.h"
 
@@ -279,6 +279,7 @@ void register_kernels(Library& m) {
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CPU, m) { register_kernels(m); }
+MT_LIBRARY_IMPL(mt, CUDA, m) { register_kernels(m); }
 MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
 
 }  // namespace mt

@@ -173,7 +173,7 @@ Tensor dot(const Tensor& self, const Tensor& other) {
   return out;
 }
 
-// CPU and Meta share these kernels: on Meta the stubs run no loop.
+// CPU, CUDA and Meta share these kernels: on Meta the stubs run no loop.
 void register_kernels(Library& m) {
   m.impl("mm", MT_FN(mm));
   m.impl("mm.out", MT_FN(mm_out));
@@ -188,6 +188,7 @@ void register_kernels(Library& m) {
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CPU, m) { register_kernels(m); }
+MT_LIBRARY_IMPL(mt, CUDA, m) { register_kernels(m); }
 MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
 
 }  // namespace mt

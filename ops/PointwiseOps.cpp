@@ -172,7 +172,7 @@ Tensor& clamp_max_tensor_out(const Tensor& self, const Tensor& max, Tensor& out)
   return mt::clamp_out(out, self, std::nullopt, max);
 }
 
-// CPU and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
+// CPU, CUDA and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
 void register_kernels(Library& m) {
   m.impl("pow.Tensor_Tensor", MT_FN(pow_tensor));
   m.impl("pow_.Tensor", MT_FN(pow__tensor));
@@ -195,6 +195,7 @@ void register_kernels(Library& m) {
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CPU, m) { register_kernels(m); }
+MT_LIBRARY_IMPL(mt, CUDA, m) { register_kernels(m); }
 MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
 
 MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {

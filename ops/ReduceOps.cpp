@@ -228,7 +228,7 @@ Tensor any_dims(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim
   return logical_reduce(any_stub, self, make_dim_mask(dim, self.dim()), keepdim);
 }
 
-// CPU and Meta share these kernels: on Meta the stubs do nothing, so only shapes and dtypes are made.
+// CPU, CUDA and Meta share these kernels: on Meta the stubs do nothing, so only shapes and dtypes are made.
 void register_kernels(Library& m) {
   m.impl("sum", MT_FN(sum_all));
   m.impl("sum.dim_IntList", MT_FN(sum_dim));
@@ -261,6 +261,7 @@ void register_kernels(Library& m) {
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CPU, m) { register_kernels(m); }
+MT_LIBRARY_IMPL(mt, CUDA, m) { register_kernels(m); }
 MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
 
 }  // namespace mt

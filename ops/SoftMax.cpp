@@ -1,4 +1,4 @@
-// _softmax and _log_softmax, the kernels (shared by CPU and Meta: on Meta the stub does nothing), and
+// _softmax and _log_softmax, the kernels (shared by CPU, CUDA and Meta: on Meta the stub does nothing), and
 // softmax / log_softmax, the compositions users call: an optional dtype conversion, then the kernel.
 #include "ops/SoftMax.h"
 
@@ -44,6 +44,7 @@ void register_kernels(Library& m) {
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CPU, m) { register_kernels(m); }
+MT_LIBRARY_IMPL(mt, CUDA, m) { register_kernels(m); }
 MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
 
 MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {

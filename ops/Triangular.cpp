@@ -1,5 +1,5 @@
 // tril and triu (and their in-place forms): keep the lower or upper triangle of the last two dims.
-// Shared by CPU and Meta; the loop is triangular_stub.
+// Shared by CPU, CUDA and Meta; the loop is triangular_stub.
 #include "dispatch/Library.h"
 #include "ops/Indexing.h"
 
@@ -42,6 +42,7 @@ void register_kernels(Library& m) {
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CPU, m) { register_kernels(m); }
+MT_LIBRARY_IMPL(mt, CUDA, m) { register_kernels(m); }
 MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
 
 }  // namespace mt

@@ -82,7 +82,7 @@ void register_op(Library& m) {
   m.impl(name + ".out", MT_FN(unary_out<op>));
 }
 
-// CPU and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
+// CPU, CUDA and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
 void register_kernels(Library& m) {
   register_op<kNeg>(m);
   register_op<kAbs>(m);
@@ -101,6 +101,7 @@ void register_kernels(Library& m) {
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CPU, m) { register_kernels(m); }
+MT_LIBRARY_IMPL(mt, CUDA, m) { register_kernels(m); }
 MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
 
 }  // namespace mt

@@ -126,7 +126,7 @@ Tensor& fill_tensor(Tensor& self, const Tensor& value) {
 Tensor& zero_fill(Tensor& self) { return self.fill_(0); }
 Tensor filled(const Tensor& self, const Scalar& value) { return mt::full_like(self, value); }
 
-// CPU and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
+// CPU, CUDA and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
 void register_kernels(Library& m) {
   m.impl("where.self", MT_FN(where));
   m.impl("where.self_out", MT_FN(where_out));
@@ -140,6 +140,7 @@ void register_kernels(Library& m) {
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CPU, m) { register_kernels(m); }
+MT_LIBRARY_IMPL(mt, CUDA, m) { register_kernels(m); }
 MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
 
 MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {

@@ -61,6 +61,11 @@ void set_device(int device) {
   MT_CUDA_CHECK(cudaSetDevice(device));
 }
 
+void synchronize() {
+  check_cuda_available();
+  MT_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 CUDAGuard::CUDAGuard(int device) : original_(current_device()), current_(original_) {
   if (device != original_) {
     set_device(device);

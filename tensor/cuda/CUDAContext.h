@@ -14,6 +14,8 @@ void check_cuda_available();
 
 int current_device();
 void set_device(int device);
+// Waits until every kernel and copy queued on the current device has finished (torch.cuda.synchronize).
+void synchronize();
 
 // Makes `device` current for its scope and restores the previous device when it ends.
 class CUDAGuard {

@@ -50,6 +50,10 @@ class CUDAAllocator final : public Allocator {
     void* ptr = core().allocate(nbytes, device);
     return DataPtr(ptr, ptr, ptr ? &free_block : nullptr, Device(kCUDA, static_cast<Device::DeviceIndex>(device)));
   }
+  // A synchronous copy: it waits for the kernels on the default stream that write `src`.
+  void copy_to_host(void* dst, const void* src, size_t nbytes) const override {
+    MT_CUDA_CHECK(cudaMemcpy(dst, src, nbytes, cudaMemcpyDeviceToHost));
+  }
 };
 
 CUDAAllocator cuda_allocator;

@@ -1,0 +1,54 @@
+// CUDA loops of relu, gelu and silu; 16-bit floats compute in float.
+#include <cmath>
+
+#include "ops/Activation.h"
+#include "ops/cuda/Loops.cuh"
+
+namespace mt {
+namespace {
+
+// NaN stays NaN (x < 0 is false for it).
+template <typename M>
+struct ReluOp {
+  __device__ M operator()(M x) const { return x < M(0) ? M(0) : x; }
+};
+// x * Phi(x), with the normal CDF written through erf.
+template <typename M>
+struct GeluErfOp {
+  __device__ M operator()(M x) const { return x * M(0.5) * (M(1) + std::erf(x * M(0.70710678118654752440))); }
+};
+template <typename M>
+struct GeluTanhOp {
+  __device__ M operator()(M x) const {
+    return x * M(0.5) * (M(1) + std::tanh(M(0.79788456080286535588) * (x + M(0.044715) * x * x * x)));
+  }
+};
+template <typename M>
+struct SiluOp {
+  __device__ M operator()(M x) const { return x / (M(1) + std::exp(-x)); }
+};
+
+void relu_kernel(TensorIterator& iter) {
+  dispatch_numeric_types(iter.common_dtype(), "relu",
+                         [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, ReluOp<opmath_t<T>>{}); });
+}
+
+void gelu_kernel(TensorIterator& iter, GeluApproximation approximation) {
+  dispatch_floating_types(iter.common_dtype(), "gelu", [&]<typename T>() {
+    if (approximation == GeluApproximation::None) cuda::gpu_kernel_same_type<T>(iter, GeluErfOp<opmath_t<T>>{});
+    else cuda::gpu_kernel_same_type<T>(iter, GeluTanhOp<opmath_t<T>>{});
+  });
+}
+
+void silu_kernel(TensorIterator& iter) {
+  dispatch_floating_types(iter.common_dtype(), "silu",
+                          [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, SiluOp<opmath_t<T>>{}); });
+}
+
+}  // namespace
+
+MT_REGISTER_STUB(relu_stub, kCUDA, relu_kernel);
+MT_REGISTER_STUB(gelu_stub, kCUDA, gelu_kernel);
+MT_REGISTER_STUB(silu_stub, kCUDA, silu_kernel);
+
+}  // namespace mt

@@ -1,0 +1,106 @@
+// CUDA loops of add, mul and div. Integer division by zero raises on the CPU from inside the loop; a
+// kernel cannot raise, so on the GPU the divisor is checked before anything is written (one extra
+// reduction and a host sync, for integer division only).
+#include <cmath>
+
+#include "ops/BinaryOps.h"
+#include "ops/Operators.h"
+#include "ops/cuda/Loops.cuh"
+
+namespace mt {
+namespace {
+
+template <typename M>
+struct AddOp {
+  M alpha;
+  __device__ M operator()(M x, M y) const { return x + alpha * y; }
+};
+struct BoolAddOp {
+  bool alpha;
+  __device__ bool operator()(bool x, bool y) const { return x || (alpha && y); }
+};
+template <typename M>
+struct MulOp {
+  __device__ M operator()(M x, M y) const { return x * y; }
+};
+template <typename M>
+struct DivTrueOp {
+  __device__ M operator()(M x, M y) const { return x / y; }
+};
+template <typename M>
+struct DivTruncOp {
+  __device__ M operator()(M x, M y) const {
+    if constexpr (std::is_integral_v<M>) return x / y;
+    else return std::trunc(x / y);
+  }
+};
+// Python's floor division, including its sign conventions for zero and negative operands.
+template <typename M>
+struct DivFloorOp {
+  __device__ M operator()(M a, M b) const {
+    if constexpr (std::is_integral_v<M>) {
+      const M q = a / b;
+      return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+    } else {
+      if (b == 0) return a / b;
+      const M mod = std::fmod(a, b);
+      M div = (a - mod) / b;
+      if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;
+      if (div == 0) return std::copysign(M(0), a / b);
+      M floored = std::floor(div);
+      if (div - floored > M(0.5)) floored += 1;
+      return floored;
+    }
+  }
+};
+
+void add_kernel(TensorIterator& iter, const Scalar& alpha) {
+  if (iter.common_dtype() == kBool) return cuda::gpu_kernel<bool, bool, bool>(iter, BoolAddOp{alpha.toBool()});
+  dispatch_numeric_types(iter.common_dtype(), "add", [&]<typename T>() {
+    using M = opmath_t<T>;
+    cuda::gpu_kernel_same_type<T>(iter, AddOp<M>{alpha.to<M>()});
+  });
+}
+
+struct BoolMulOp {
+  __device__ bool operator()(bool x, bool y) const { return x && y; }
+};
+
+void mul_kernel(TensorIterator& iter) {
+  if (iter.common_dtype() == kBool) return cuda::gpu_kernel<bool, bool, bool>(iter, BoolMulOp{});
+  dispatch_numeric_types(iter.common_dtype(), "mul",
+                         [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, MulOp<opmath_t<T>>{}); });
+}
+
+void div_true_kernel(TensorIterator& iter) {
+  dispatch_floating_types(iter.common_dtype(), "div_true",
+                          [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, DivTrueOp<opmath_t<T>>{}); });
+}
+
+void check_integer_divisor(const TensorIterator& iter) {
+  if (iter.common_dtype() != kInt64) return;
+  const Tensor zero_divisors = ops::eq_Scalar::call(iter.tensor(2), 0);
+  MT_CHECK(!ops::any::call(zero_divisors).item().toBool(), "ZeroDivisionError");
+}
+
+void div_trunc_kernel(TensorIterator& iter) {
+  check_integer_divisor(iter);
+  dispatch_numeric_types(iter.common_dtype(), "div_trunc",
+                         [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, DivTruncOp<opmath_t<T>>{}); });
+}
+
+void div_floor_kernel(TensorIterator& iter) {
+  check_integer_divisor(iter);
+  dispatch_numeric_types(iter.common_dtype(), "div_floor",
+                         [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, DivFloorOp<opmath_t<T>>{}); });
+}
+
+}  // namespace
+
+MT_REGISTER_STUB(add_stub, kCUDA, add_kernel);
+MT_REGISTER_STUB(mul_stub, kCUDA, mul_kernel);
+MT_REGISTER_STUB(div_true_stub, kCUDA, div_true_kernel);
+MT_REGISTER_STUB(div_trunc_stub, kCUDA, div_trunc_kernel);
+MT_REGISTER_STUB(div_floor_stub, kCUDA, div_floor_kernel);
+
+}  // namespace mt

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA GPU: builds microtorch with CUDA (Release), then runs the CUDA tests
+# (ctest -L cuda), the CUDA benchmarks and the MLP and per-sample-gradients examples on the GPU, and
+# prints one summary. Meant to finish in under 8 minutes on an H200; BUILD_DIR picks the build folder.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${BUILD_DIR:-build-gpu}
+log_dir="$build_dir/gpu_check"
+start=$(date +%s)
+summary=()
+status=0
+step() {  # step <name> <command...>: runs the command, logs it, and records PASS/FAIL with the time
+  local name=$1
+  shift
+  local t0=$(date +%s)
+  if "$@" > "$log_dir/$name.log" 2>&1; then
+    summary+=("PASS  $name ($(( $(date +%s) - t0 )) s)")
+  else
+    summary+=("FAIL  $name ($(( $(date +%s) - t0 )) s): see $log_dir/$name.log")
+    status=1
+  fi
+}
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+mkdir -p "$log_dir"
+step configure cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMT_CUDA=ON -DMT_BUILD_TESTS=ON
+step build cmake --build "$build_dir" -j "$(nproc)" --target test_cuda microtorch_bench mlp_train per_sample_grads
+step cuda_tests ctest --test-dir "$build_dir" -L cuda --output-on-failure -j 4
+step cuda_benchmarks "$build_dir/benchmarks/microtorch_bench" --benchmark_filter='BM_Cuda' --benchmark_min_time=0.5
+step mlp_train_cuda "$build_dir/examples/mlp_train" 10 cuda
+step per_sample_grads_cuda "$build_dir/examples/per_sample_grads" cuda
+
+echo
+echo "=== gpu_check summary ($(( $(date +%s) - start )) s) ==="
+printf '%s\n' "${summary[@]}"
+grep -h "tests passed\|tests failed" "$log_dir/cuda_tests.log" 2>/dev/null
+grep -hE "^BM_Cuda" "$log_dir/cuda_benchmarks.log" 2>/dev/null
+grep -h "test accuracy" "$log_dir/mlp_train_cuda.log" 2>/dev/null
+grep -h "faster\|largest difference" "$log_dir/per_sample_grads_cuda.log" 2>/dev/null
+exit $status

@@ -1,0 +1,207 @@
+// Every pointwise op on CUDA against the same op on the CPU: unary math, arithmetic, comparisons,
+// pow/clamp/maximum, activations, where and fill, in every dtype the op takes, with broadcasting,
+// strided views, wrapped-number scalars, sizes that leave a tail after the vectorised loop, and
+// misaligned (offset) inputs that take the unvectorised one. Skips without a GPU.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cuda/cuda_test_helpers.h"
+
+namespace {
+
+using mt::Tensor;
+using mt_test::expect_close_to_cpu;
+
+const std::vector<mt::ScalarType> kFloatTypes = {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16};
+
+// Values of `dtype` with zeros, negatives and, for floats, NaN and infinities among them; 1031
+// elements leave a tail after every vector width.
+Tensor sample(mt::ScalarType dtype, std::vector<int64_t> shape = {1031}, uint64_t seed = 7) {
+  mt::manual_seed(seed);
+  if (dtype == mt::kBool) return mt::randn(shape) > 0;
+  if (dtype == mt::kInt64) return mt::randint(-6, 7, shape);
+  Tensor x = (mt::randn(shape) * 3).to(dtype);
+  if (x.numel() >= 8) {
+    Tensor flat = x.reshape({-1});
+    flat.select(0, 1).fill_(std::nan(""));
+    flat.select(0, 2).fill_(INFINITY);
+    flat.select(0, 3).fill_(-INFINITY);
+    flat.select(0, 4).fill_(0.0);
+  }
+  return x;
+}
+
+using Unary = std::function<Tensor(const Tensor&)>;
+using Binary = std::function<Tensor(const Tensor&, const Tensor&)>;
+
+void expect_unary_matches(const std::string& name, const Unary& f, const std::vector<mt::ScalarType>& dtypes) {
+  for (mt::ScalarType dtype : dtypes) {
+    SCOPED_TRACE(name + " on " + std::string(mt::scalar_type_name(dtype)));
+    const Tensor x = sample(dtype);
+    expect_close_to_cpu(f(x.to(mt::kCUDA)), f(x));
+    // A transposed view goes through the strided loop.
+    const Tensor m = sample(dtype, {33, 17}).t();
+    expect_close_to_cpu(f(m.to(mt::kCUDA)), f(m));
+  }
+}
+
+void expect_binary_matches(const std::string& name, const Binary& f, const std::vector<mt::ScalarType>& dtypes) {
+  for (mt::ScalarType dtype : dtypes) {
+    SCOPED_TRACE(name + " on " + std::string(mt::scalar_type_name(dtype)));
+    const Tensor a = sample(dtype, {1031}), b = sample(dtype, {1031}, 11);
+    expect_close_to_cpu(f(a.to(mt::kCUDA), b.to(mt::kCUDA)), f(a, b));
+    // Broadcasting a row against a column.
+    const Tensor row = sample(dtype, {1, 40}), col = sample(dtype, {37, 1}, 11);
+    expect_close_to_cpu(f(row.to(mt::kCUDA), col.to(mt::kCUDA)), f(row, col));
+  }
+}
+
+TEST(CudaPointwise, UnaryMathMatchesCpu) {
+  MT_SKIP_WITHOUT_GPU();
+  const std::vector<mt::ScalarType> numeric = {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64};
+  expect_unary_matches("neg", [](const Tensor& x) { return x.neg(); }, numeric);
+  expect_unary_matches("abs", [](const Tensor& x) { return x.abs(); }, numeric);
+  expect_unary_matches("sign", [](const Tensor& x) { return x.sign(); }, numeric);
+  expect_unary_matches("exp", [](const Tensor& x) { return x.exp(); }, kFloatTypes);
+  expect_unary_matches("log", [](const Tensor& x) { return x.log(); }, kFloatTypes);
+  expect_unary_matches("log1p", [](const Tensor& x) { return x.log1p(); }, kFloatTypes);
+  expect_unary_matches("sqrt", [](const Tensor& x) { return x.sqrt(); }, kFloatTypes);
+  expect_unary_matches("rsqrt", [](const Tensor& x) { return x.rsqrt(); }, kFloatTypes);
+  expect_unary_matches("sin", [](const Tensor& x) { return x.sin(); }, kFloatTypes);
+  expect_unary_matches("cos", [](const Tensor& x) { return x.cos(); }, kFloatTypes);
+  expect_unary_matches("tanh", [](const Tensor& x) { return x.tanh(); }, kFloatTypes);
+  expect_unary_matches("sigmoid", [](const Tensor& x) { return x.sigmoid(); }, kFloatTypes);
+  // Integers go to the default float, as on the CPU.
+  expect_unary_matches("exp of int64", [](const Tensor& x) { return x.exp(); }, {mt::kInt64});
+}
+
+TEST(CudaPointwise, ActivationsMatchCpu) {
+  MT_SKIP_WITHOUT_GPU();
+  expect_unary_matches("relu", [](const Tensor& x) { return mt::relu(x); }, {mt::kFloat32, mt::kBFloat16, mt::kInt64});
+  expect_unary_matches("gelu", [](const Tensor& x) { return mt::gelu(x); }, kFloatTypes);
+  expect_unary_matches("gelu tanh", [](const Tensor& x) { return mt::gelu(x, "tanh"); }, kFloatTypes);
+  expect_unary_matches("silu", [](const Tensor& x) { return mt::silu(x); }, kFloatTypes);
+}
+
+TEST(CudaPointwise, ArithmeticMatchesCpu) {
+  MT_SKIP_WITHOUT_GPU();
+  const std::vector<mt::ScalarType> all = {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64};
+  expect_binary_matches("add", [](const Tensor& a, const Tensor& b) { return mt::add(a, b); }, all);
+  expect_binary_matches("add alpha", [](const Tensor& a, const Tensor& b) { return mt::add(a, b, 3); }, all);
+  expect_binary_matches("sub", [](const Tensor& a, const Tensor& b) { return mt::sub(a, b); }, all);
+  expect_binary_matches("mul", [](const Tensor& a, const Tensor& b) { return mt::mul(a, b); }, all);
+  expect_binary_matches("div", [](const Tensor& a, const Tensor& b) { return mt::div(a, b); }, kFloatTypes);
+  expect_binary_matches("div trunc", [](const Tensor& a, const Tensor& b) { return mt::div(a, b, "trunc"); },
+                        kFloatTypes);
+  expect_binary_matches("div floor", [](const Tensor& a, const Tensor& b) { return mt::div(a, b, "floor"); },
+                        kFloatTypes);
+  expect_binary_matches("add bool", [](const Tensor& a, const Tensor& b) { return mt::add(a, b); }, {mt::kBool});
+  expect_binary_matches("mul bool", [](const Tensor& a, const Tensor& b) { return mt::mul(a, b); }, {mt::kBool});
+  // Mixed dtypes promote as on the CPU.
+  const Tensor i = sample(mt::kInt64), f = sample(mt::kFloat16);
+  expect_close_to_cpu(mt::add(i.to(mt::kCUDA), f.to(mt::kCUDA)), mt::add(i, f));
+  expect_close_to_cpu(mt::div(i.to(mt::kCUDA), i.to(mt::kCUDA).abs() + 1), mt::div(i, i.abs() + 1));
+}
+
+TEST(CudaPointwise, IntegerDivisionMatchesCpuAndRefusesZeroDivisors) {
+  MT_SKIP_WITHOUT_GPU();
+  const Tensor a = mt::arange(-20, 20);
+  const Tensor b = mt::where(a.abs() < 3, 3, mt::div(a, mt::full_like(a, 3), "trunc"));  // no zeros
+  for (const char* mode : {"trunc", "floor"}) {
+    SCOPED_TRACE(mode);
+    expect_close_to_cpu(mt::div(a.to(mt::kCUDA), b.to(mt::kCUDA), mode), mt::div(a, b, mode));
+    Tensor out = a.to(mt::kCUDA);
+    EXPECT_THROW(out.div_(mt::zeros({40}, mt::TensorOptions().dtype(mt::kInt64).device(mt::kCUDA)), mode), mt::Error);
+    expect_close_to_cpu(out, a);  // unchanged
+  }
+}
+
+TEST(CudaPointwise, WrappedNumbersStayOnTheHostAndBroadcast) {
+  MT_SKIP_WITHOUT_GPU();
+  for (mt::ScalarType dtype : {mt::kFloat32, mt::kFloat16, mt::kInt64}) {
+    SCOPED_TRACE(mt::scalar_type_name(dtype));
+    const Tensor x = sample(dtype), xc = x.to(mt::kCUDA);
+    expect_close_to_cpu(xc * 3, x * 3);
+    expect_close_to_cpu(xc + 2.5, x + 2.5);
+    expect_close_to_cpu(xc - 1, x - 1);
+    expect_close_to_cpu(xc / 4, x / 4);
+    expect_close_to_cpu(mt::pow(2, xc.abs().clamp(std::nullopt, 10)), mt::pow(2, x.abs().clamp(std::nullopt, 10)));
+    expect_close_to_cpu(xc > 0, x > 0);
+    // A 0-dim CPU tensor joins a CUDA op too, as in PyTorch.
+    const Tensor two = mt::full({}, 2, mt::TensorOptions().dtype(dtype));
+    expect_close_to_cpu(xc * two, x * two);
+  }
+}
+
+TEST(CudaPointwise, ComparisonsAndLogicalOpsMatchCpu) {
+  MT_SKIP_WITHOUT_GPU();
+  const std::vector<mt::ScalarType> all = {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64,
+                                           mt::kBool};
+  expect_binary_matches("eq", [](const Tensor& a, const Tensor& b) { return a == b; }, all);
+  expect_binary_matches("ne", [](const Tensor& a, const Tensor& b) { return a != b; }, all);
+  expect_binary_matches("lt", [](const Tensor& a, const Tensor& b) { return a < b; }, all);
+  expect_binary_matches("le", [](const Tensor& a, const Tensor& b) { return a <= b; }, all);
+  expect_binary_matches("gt", [](const Tensor& a, const Tensor& b) { return a > b; }, all);
+  expect_binary_matches("ge", [](const Tensor& a, const Tensor& b) { return a >= b; }, all);
+  expect_binary_matches("logical_and", [](const Tensor& a, const Tensor& b) { return mt::logical_and(a, b); }, all);
+  expect_binary_matches("logical_or", [](const Tensor& a, const Tensor& b) { return mt::logical_or(a, b); }, all);
+  expect_unary_matches("logical_not", [](const Tensor& x) { return mt::logical_not(x); }, all);
+}
+
+TEST(CudaPointwise, PowMaximumMinimumAndClampMatchCpu) {
+  MT_SKIP_WITHOUT_GPU();
+  const std::vector<mt::ScalarType> numeric = {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64};
+  for (double e : {2.0, 3.0, 0.5, -0.5, -1.0, 1.7}) {
+    expect_unary_matches("pow " + std::to_string(e), [e](const Tensor& x) { return mt::pow(x, e); }, kFloatTypes);
+  }
+  expect_unary_matches("pow int", [](const Tensor& x) { return mt::pow(x, 3); }, {mt::kInt64});
+  expect_binary_matches("pow tensor", [](const Tensor& a, const Tensor& b) { return mt::pow(a.abs(), b); }, kFloatTypes);
+  expect_binary_matches("maximum", [](const Tensor& a, const Tensor& b) { return mt::maximum(a, b); }, numeric);
+  expect_binary_matches("minimum", [](const Tensor& a, const Tensor& b) { return mt::minimum(a, b); }, numeric);
+  expect_unary_matches("clamp", [](const Tensor& x) { return mt::clamp(x, -1.5, 2); }, numeric);
+  expect_unary_matches("clamp min", [](const Tensor& x) { return mt::clamp(x, 0.5, std::nullopt); }, numeric);
+  expect_unary_matches("clamp nan", [](const Tensor& x) { return mt::clamp(x, NAN, 1); }, kFloatTypes);
+  expect_binary_matches("clamp tensors",
+                        [](const Tensor& a, const Tensor& b) { return mt::clamp(a, b, b + 1); }, numeric);
+}
+
+TEST(CudaPointwise, WhereMaskedFillAndFillMatchCpu) {
+  MT_SKIP_WITHOUT_GPU();
+  for (mt::ScalarType dtype : {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64, mt::kBool}) {
+    SCOPED_TRACE(mt::scalar_type_name(dtype));
+    const Tensor a = sample(dtype, {37, 40}), b = sample(dtype, {40}, 11);
+    const Tensor cond = mt::randn({37, 1}) > 0;
+    expect_close_to_cpu(mt::where(cond.to(mt::kCUDA), a.to(mt::kCUDA), b.to(mt::kCUDA)), mt::where(cond, a, b));
+    expect_close_to_cpu(mt::where(cond.to(mt::kCUDA), a.to(mt::kCUDA), 1), mt::where(cond, a, 1));
+    expect_close_to_cpu(a.to(mt::kCUDA).masked_fill(cond.to(mt::kCUDA), 0), a.masked_fill(cond, 0));
+    Tensor filled = a.to(mt::kCUDA);
+    filled.t().fill_(1);
+    expect_close_to_cpu(filled, mt::ones_like(a));
+  }
+}
+
+TEST(CudaPointwise, MisalignedAndOddSizedInputsTakeTheScalarLoops) {
+  MT_SKIP_WITHOUT_GPU();
+  for (int64_t n : {1, 3, 4, 5, 1023, 4097}) {
+    const Tensor x = sample(mt::kFloat32, {n + 1});
+    const Tensor xc = x.to(mt::kCUDA);
+    // Slicing off the first element shifts the data by 4 bytes: no longer 16-byte aligned.
+    expect_close_to_cpu(xc.slice(0, 1) + xc.slice(0, 0, n), x.slice(0, 1) + x.slice(0, 0, n));
+    expect_close_to_cpu(xc.slice(0, 0, n) * 2, x.slice(0, 0, n) * 2);
+  }
+}
+
+TEST(CudaPointwise, InPlaceAndOutVariantsWriteTheGivenTensor) {
+  MT_SKIP_WITHOUT_GPU();
+  const Tensor a = sample(mt::kFloat32, {64, 16}), b = sample(mt::kFloat32, {16}, 11);
+  Tensor ac = a.to(mt::kCUDA);
+  ac.add_(b.to(mt::kCUDA), 2);
+  expect_close_to_cpu(ac, a + 2 * b);
+  // A half output of a float computation is cast after the loop, as on the CPU.
+  Tensor out = mt::empty({64, 16}, mt::TensorOptions().dtype(mt::kFloat16).device(mt::kCUDA));
+  mt::mul_out(out, a.to(mt::kCUDA), b.to(mt::kCUDA));
+  expect_close_to_cpu(out, (a * b).to(mt::kFloat16));
+}
+
+}  // namespace
