@@ -4,6 +4,7 @@
 #include "ops/Indexing.h"
 
 #include "dispatch/Library.h"
+#include "ops/TensorIterator.h"
 #include "ops/Copy.h"
 #include "ops/Factories.h"
 #include "ops/Views.h"
@@ -64,14 +65,6 @@ namespace {
 // Sizes as the indexing ops see them: a 0-dim tensor has one dim of size 1.
 int64_t dims_of(const Tensor& t) { return std::max<int64_t>(t.dim(), 1); }
 int64_t size_of(const Tensor& t, int64_t d) { return t.dim() == 0 ? 1 : t.size(d); }
-
-void check_same_device(std::initializer_list<const Tensor*> tensors) {
-  const Device first = (*tensors.begin())->device();
-  for (const Tensor* t : tensors) {
-    MT_CHECK(t->device() == first, "Expected all tensors to be on the same device, but found at least two devices, ",
-             first, " and ", t->device(), "!");
-  }
-}
 
 void check_index_dtype(const char* op, const Tensor& index) {
   MT_CHECK_TYPE(index.dtype() == kInt64, op, "(): Expected dtype int64 for index");

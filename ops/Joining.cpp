@@ -1,5 +1,6 @@
 // cat and the compositions built on it and on the views: stack, repeat.
 #include "dispatch/Library.h"
+#include "ops/TensorIterator.h"
 #include "ops/Functions.h"
 #include "ops/Views.h"
 #include "ops/Factories.h"
@@ -16,8 +17,7 @@ Tensor cat(ArrayRef<Tensor> tensors, int64_t dim) {
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Tensor& t = tensors[i];
     MT_CHECK(t.dim() > 0, "zero-dimensional tensor (at position ", i, ") cannot be concatenated");
-    MT_CHECK(t.device() == tensors[0].device(), "Expected all tensors to be on the same device, but found at least "
-             "two devices, ", tensors[0].device(), " and ", t.device(), "!");
+    check_same_device(tensors[0].device(), t);
     state = update_result_type_state(t, state);
   }
   const ScalarType dtype = result_type(state);

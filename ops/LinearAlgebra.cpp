@@ -3,6 +3,7 @@
 #include <initializer_list>
 
 #include "dispatch/Library.h"
+#include "ops/TensorIterator.h"
 #include "ops/Functions.h"
 
 namespace mt {
@@ -23,14 +24,6 @@ void resize_linalg_out(const Tensor& out, IntArrayRef sizes) {
 }
 
 namespace {
-
-void check_same_device(std::initializer_list<const Tensor*> tensors) {
-  const Device first = (*tensors.begin())->device();
-  for (const Tensor* t : tensors) {
-    MT_CHECK(t->device() == first, "Expected all tensors to be on the same device, but found at least two devices, ",
-             first, " and ", t->device(), "!");
-  }
-}
 
 void check_same_dtype(const Tensor& a, const Tensor& b) {
   MT_CHECK_TYPE(a.dtype() == b.dtype(), "expected scalar type ", a.dtype(), " but found ", b.dtype());

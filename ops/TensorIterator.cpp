@@ -30,6 +30,15 @@ bool can_cast(ScalarType from, ScalarType to) {
 
 // --- configuration --------------------------------------------------------------------------------------
 
+void check_same_device(Device expected, const Tensor& t) {
+  MT_CHECK(t.device() == expected, "Expected all tensors to be on the same device, but found at least two devices, ",
+           expected, " and ", t.device(), "!");
+}
+
+void check_same_device(std::initializer_list<const Tensor*> tensors) {
+  for (const Tensor* t : tensors) check_same_device((*tensors.begin())->device(), *t);
+}
+
 TensorIteratorConfig& TensorIteratorConfig::add_output(const Tensor& out) {
   outputs_.push_back(&out);
   return *this;
@@ -119,12 +128,8 @@ TensorIterator TensorIteratorConfig::build() {
   std::optional<Device> device;
   auto check_device = [&](const Tensor& t) {
     if (!t.defined()) return;
-    if (!device) {
-      device = t.device();
-    } else {
-      MT_CHECK(t.device() == *device, "Expected all tensors to be on the same device, but found at least two "
-                                      "devices, ", *device, " and ", t.device(), "!");
-    }
+    if (!device) device = t.device();
+    else check_same_device(*device, t);
   };
   for (const Tensor* t : inputs_)
     if (!(t->defined() && t->dim() == 0 && t->is_cpu())) check_device(*t);

@@ -5,6 +5,7 @@
 // loop. Building works on Meta tensors too, so the same code gives Meta kernels their shapes and dtypes.
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 
 #include "tensor/SmallVector.h"
@@ -16,6 +17,10 @@ namespace mt {
 SmallVector<int64_t, 5> infer_size(IntArrayRef a, IntArrayRef b);
 // Whether a value of type `from` can be written into a tensor of type `to` (no float -> int, no -> bool).
 bool can_cast(ScalarType from, ScalarType to);
+// PyTorch's "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and
+// cpu!" unless `t` is on `expected`; the list form compares every tensor with the first.
+void check_same_device(Device expected, const Tensor& t);
+void check_same_device(std::initializer_list<const Tensor*> tensors);
 
 class TensorIteratorConfig;
 

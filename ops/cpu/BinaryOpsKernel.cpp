@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "ops/BinaryOps.h"
+#include "ops/ScalarMath.h"
 #include "ops/cpu/Loops.h"
 #include "tensor/DtypeDispatch.h"
 
@@ -63,26 +64,12 @@ void div_trunc_kernel(TensorIterator& iter) {
   });
 }
 
-// Python's floor division, including its sign conventions for zero and negative operands.
-template <typename M>
-M floor_divide(M a, M b) {
-  if (b == 0) return a / b;
-  const M mod = std::fmod(a, b);
-  M div = (a - mod) / b;
-  if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;
-  if (div == 0) return std::copysign(M(0), a / b);
-  M floored = std::floor(div);
-  if (div - floored > M(0.5)) floored += 1;
-  return floored;
-}
-
 void div_floor_kernel(TensorIterator& iter) {
   dispatch_numeric_types(iter.common_dtype(), "div_floor", [&]<typename T>() {
     if constexpr (std::is_same_v<T, int64_t>) {
       cpu_kernel(iter, [](int64_t x, int64_t y) -> int64_t {
         check_integer_divisor(y);
-        const int64_t q = x / y;
-        return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+        return floor_divide(x, y);
       });
     } else {
       using M = opmath_t<T>;

@@ -3,26 +3,11 @@
 #include <limits>
 
 #include "ops/PointwiseOps.h"
+#include "ops/ScalarMath.h"
 #include "ops/cpu/OpmathLoops.h"
 
 namespace mt {
 namespace {
-
-// Integer power by squaring. Overflow wraps (computed unsigned, as two's complement would); negative
-// exponents give the integer part of 1 / base**-exp: 1 and -1 stay on the unit circle, all else is 0.
-int64_t integer_pow(int64_t base, int64_t exp) {
-  if (exp < 0) {
-    if (base == 1) return 1;
-    if (base == -1) return (exp & 1) ? -1 : 1;
-    return 0;
-  }
-  uint64_t result = 1, b = static_cast<uint64_t>(base);
-  for (; exp > 0; exp >>= 1) {
-    if (exp & 1) result *= b;
-    b *= b;
-  }
-  return static_cast<int64_t>(result);
-}
 
 void pow_tensor_kernel(TensorIterator& iter) {
   dispatch_numeric_types(iter.common_dtype(), "pow", [&]<typename T>() {
@@ -61,25 +46,6 @@ void pow_scalar_kernel(TensorIterator& iter, const Scalar& exponent) {
       }
     }
   });
-}
-
-// max/min that return NaN when either side is NaN (a plain comparison would drop it on one side).
-template <typename T>
-bool is_nan(T x) {
-  if constexpr (std::is_floating_point_v<opmath_t<T>>) return std::isnan(static_cast<opmath_t<T>>(x));
-  else return false;
-}
-template <typename T>
-T max_nan(T a, T b) {
-  if (is_nan(a)) return a;
-  if (is_nan(b)) return b;
-  return a < b ? b : a;
-}
-template <typename T>
-T min_nan(T a, T b) {
-  if (is_nan(a)) return a;
-  if (is_nan(b)) return b;
-  return b < a ? b : a;
 }
 
 void maximum_kernel(TensorIterator& iter) {

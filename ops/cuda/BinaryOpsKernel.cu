@@ -5,6 +5,7 @@
 
 #include "ops/BinaryOps.h"
 #include "ops/Operators.h"
+#include "ops/ScalarMath.h"
 #include "ops/cuda/Loops.cuh"
 
 namespace mt {
@@ -30,28 +31,16 @@ struct DivTrueOp {
 template <typename M>
 struct DivTruncOp {
   __device__ M operator()(M x, M y) const {
-    if constexpr (std::is_integral_v<M>) return x / y;
-    else return std::trunc(x / y);
+    if constexpr (std::is_integral_v<M>)
+      return x / y;
+    else
+      return std::trunc(x / y);
   }
 };
-// Python's floor division, including its sign conventions for zero and negative operands.
+// Python's floor division (ops/ScalarMath.h).
 template <typename M>
 struct DivFloorOp {
-  __device__ M operator()(M a, M b) const {
-    if constexpr (std::is_integral_v<M>) {
-      const M q = a / b;
-      return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-    } else {
-      if (b == 0) return a / b;
-      const M mod = std::fmod(a, b);
-      M div = (a - mod) / b;
-      if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;
-      if (div == 0) return std::copysign(M(0), a / b);
-      M floored = std::floor(div);
-      if (div - floored > M(0.5)) floored += 1;
-      return floored;
-    }
-  }
+  __device__ M operator()(M a, M b) const { return floor_divide(a, b); }
 };
 
 void add_kernel(TensorIterator& iter, const Scalar& alpha) {

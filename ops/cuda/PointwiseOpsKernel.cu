@@ -3,32 +3,19 @@
 #include <limits>
 
 #include "ops/PointwiseOps.h"
+#include "ops/ScalarMath.h"
 #include "ops/cuda/Loops.cuh"
 
 namespace mt {
 namespace {
 
-// Integer power by squaring. Overflow wraps (computed unsigned, as two's complement would); negative
-// exponents give the integer part of 1 / base**-exp: 1 and -1 stay on the unit circle, all else is 0.
-__device__ int64_t integer_pow(int64_t base, int64_t exp) {
-  if (exp < 0) {
-    if (base == 1) return 1;
-    if (base == -1) return (exp & 1) ? -1 : 1;
-    return 0;
-  }
-  uint64_t result = 1, b = static_cast<uint64_t>(base);
-  for (; exp > 0; exp >>= 1) {
-    if (exp & 1) result *= b;
-    b *= b;
-  }
-  return static_cast<int64_t>(result);
-}
-
 template <typename M>
 struct PowOp {
   __device__ M operator()(M b, M e) const {
-    if constexpr (std::is_integral_v<M>) return integer_pow(b, e);
-    else return std::pow(b, e);
+    if constexpr (std::is_integral_v<M>)
+      return integer_pow(b, e);
+    else
+      return std::pow(b, e);
   }
 };
 // Common exponents take their cheaper forms (x*x, sqrt, ...), as PyTorch's pow does; the CPU loop
@@ -49,25 +36,6 @@ struct PowScalarOp {
     }
   }
 };
-
-// max/min that return NaN when either side is NaN (a plain comparison would drop it on one side).
-template <typename M>
-__device__ bool is_nan(M x) {
-  if constexpr (std::is_floating_point_v<M>) return x != x;
-  else return false;
-}
-template <typename M>
-__device__ M max_nan(M a, M b) {
-  if (is_nan(a)) return a;
-  if (is_nan(b)) return b;
-  return a < b ? b : a;
-}
-template <typename M>
-__device__ M min_nan(M a, M b) {
-  if (is_nan(a)) return a;
-  if (is_nan(b)) return b;
-  return b < a ? b : a;
-}
 
 template <typename M>
 struct MaximumOp {
@@ -127,9 +95,7 @@ void clamp_scalar_kernel(TensorIterator& iter, const std::optional<Scalar>& min,
     using limits = std::numeric_limits<M>;
     const M lo = min ? min->to<M>() : (limits::has_infinity ? -limits::infinity() : limits::lowest());
     const M hi = max ? max->to<M>() : (limits::has_infinity ? limits::infinity() : limits::max());
-    if constexpr (std::is_floating_point_v<M>) {
-      if (std::isnan(lo) || std::isnan(hi)) return cuda::gpu_kernel_same_type<T>(iter, NanOp<M>{});
-    }
+    if (is_nan(lo) || is_nan(hi)) return cuda::gpu_kernel_same_type<T>(iter, NanOp<M>{});
     cuda::gpu_kernel_same_type<T>(iter, ClampScalarOp<M>{lo, hi});
   });
 }

@@ -1,0 +1,78 @@
+#pragma once
+// Element functions whose rules are microtorch's (or Python's) rather than the C library's, written
+// once for the CPU loops and the CUDA kernels: integer powers, floor division, and max/min that
+// propagate NaN. In a .cu file they are host and device functions.
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "tensor/DtypeDispatch.h"
+
+#ifdef __CUDACC__
+#define MT_HOST_DEVICE __host__ __device__
+#else
+#define MT_HOST_DEVICE
+#endif
+
+namespace mt {
+
+// Integer power by squaring. Overflow wraps (computed unsigned, as two's complement would); negative
+// exponents give the integer part of 1 / base**-exp: 1 and -1 stay on the unit circle, all else is 0.
+MT_HOST_DEVICE inline int64_t integer_pow(int64_t base, int64_t exp) {
+  if (exp < 0) {
+    if (base == 1) return 1;
+    if (base == -1) return (exp & 1) ? -1 : 1;
+    return 0;
+  }
+  uint64_t result = 1, b = static_cast<uint64_t>(base);
+  for (; exp > 0; exp >>= 1) {
+    if (exp & 1) result *= b;
+    b *= b;
+  }
+  return static_cast<int64_t>(result);
+}
+
+// Python's floor division of floats, including its sign conventions for zero and negative operands.
+template <typename M>
+MT_HOST_DEVICE M floor_divide(M a, M b) {
+  if (b == 0) return a / b;
+  const M mod = std::fmod(a, b);
+  M div = (a - mod) / b;
+  if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;
+  if (div == 0) return std::copysign(M(0), a / b);
+  M floored = std::floor(div);
+  if (div - floored > M(0.5)) floored += 1;
+  return floored;
+}
+
+// Python's floor division of integers (the divisor is not zero).
+MT_HOST_DEVICE inline int64_t floor_divide(int64_t a, int64_t b) {
+  const int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+template <typename T>
+MT_HOST_DEVICE bool is_nan(T x) {
+  if constexpr (std::is_floating_point_v<opmath_t<T>>) {
+    const auto v = static_cast<opmath_t<T>>(x);
+    return v != v;
+  } else {
+    return false;
+  }
+}
+
+// max/min that return NaN when either side is NaN (a plain comparison would drop it on one side).
+template <typename T>
+MT_HOST_DEVICE T max_nan(T a, T b) {
+  if (is_nan(a)) return a;
+  if (is_nan(b)) return b;
+  return a < b ? b : a;
+}
+template <typename T>
+MT_HOST_DEVICE T min_nan(T a, T b) {
+  if (is_nan(a)) return a;
+  if (is_nan(b)) return b;
+  return b < a ? b : a;
+}
+
+}  // namespace mt
