@@ -43,7 +43,7 @@ double time_eval(mt::nn::Sequential& model, const spirals::Dataset& data, int re
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   const int64_t epochs = argc > 1 ? std::atoll(argv[1]) : 10;
   const mt::Device device(argc > 2 ? argv[2] : "cpu");
   spirals::Dataset train = spirals::make(6000, 1);
@@ -104,4 +104,14 @@ int main(int argc, char** argv) {
     return 1;
   }
   return acc_inference >= 0.95 ? 0 : 1;
+}
+
+// A bad argument or a device that is not there ends the program with the library's message.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const mt::Error& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
 }

@@ -45,7 +45,7 @@ double best_ms(int repeats, F f) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   const mt::Device device(argc > 1 ? argv[1] : "cpu");
   mt::Generator g(7);
   auto model = spirals::make_model(&g);
@@ -97,4 +97,14 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+// A bad argument or a device that is not there ends the program with the library's message.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const mt::Error& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
 }

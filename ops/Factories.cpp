@@ -14,10 +14,12 @@ Tensor tensor_from(const V* values, size_t count, IntArrayRef shape, ScalarType 
   const int64_t numel = checked_numel(shape);
   MT_CHECK_VALUE(numel == static_cast<int64_t>(count), "tensor: shape ", shape, " holds ", numel,
                  " elements but the data has ", count);
+  // Another device gets the values through a CPU tensor.
+  if (options.has_device() && !options.device().is_cpu() && !options.device().is_meta()) {
+    return tensor_from(values, count, shape, inferred, options.device(Device(kCPU))).to(options.device());
+  }
   Tensor t = empty(shape, options.has_dtype() ? options : options.dtype(inferred));
   if (t.is_meta()) return t;
-  MT_CHECK_NOT_IMPLEMENTED(t.is_cpu(), "tensor: can only copy data into cpu and meta tensors so far, got device '",
-                           t.device(), "'");
   dispatch_all_types(t.dtype(), "tensor", [&]<typename T>() {
     T* data = static_cast<T*>(t.data_ptr());
     for (size_t i = 0; i < count; ++i) data[i] = static_cast<T>(values[i]);

@@ -35,8 +35,10 @@ void relu_kernel(TensorIterator& iter) {
 
 void gelu_kernel(TensorIterator& iter, GeluApproximation approximation) {
   dispatch_floating_types(iter.common_dtype(), "gelu", [&]<typename T>() {
-    if (approximation == GeluApproximation::None) cuda::gpu_kernel_same_type<T>(iter, GeluErfOp<opmath_t<T>>{});
-    else cuda::gpu_kernel_same_type<T>(iter, GeluTanhOp<opmath_t<T>>{});
+    if (approximation == GeluApproximation::None)
+      cuda::gpu_kernel_same_type<T>(iter, GeluErfOp<opmath_t<T>>{});
+    else
+      cuda::gpu_kernel_same_type<T>(iter, GeluTanhOp<opmath_t<T>>{});
   });
 }
 

@@ -8,12 +8,18 @@ namespace {
 template <typename M, Comparison kOp>
 struct CompareOp {
   __device__ bool operator()(M a, M b) const {
-    if constexpr (kOp == Comparison::Eq) return a == b;
-    else if constexpr (kOp == Comparison::Ne) return a != b;
-    else if constexpr (kOp == Comparison::Lt) return a < b;
-    else if constexpr (kOp == Comparison::Le) return a <= b;
-    else if constexpr (kOp == Comparison::Gt) return a > b;
-    else return a >= b;
+    if constexpr (kOp == Comparison::Eq)
+      return a == b;
+    else if constexpr (kOp == Comparison::Ne)
+      return a != b;
+    else if constexpr (kOp == Comparison::Lt)
+      return a < b;
+    else if constexpr (kOp == Comparison::Le)
+      return a <= b;
+    else if constexpr (kOp == Comparison::Gt)
+      return a > b;
+    else
+      return a >= b;
   }
 };
 
@@ -25,12 +31,18 @@ void compare(TensorIterator& iter) {
 void compare_kernel(TensorIterator& iter, Comparison op) {
   dispatch_all_types(iter.common_dtype(), "compare", [&]<typename T>() {
     switch (op) {
-      case Comparison::Eq: return compare<T, Comparison::Eq>(iter);
-      case Comparison::Ne: return compare<T, Comparison::Ne>(iter);
-      case Comparison::Lt: return compare<T, Comparison::Lt>(iter);
-      case Comparison::Le: return compare<T, Comparison::Le>(iter);
-      case Comparison::Gt: return compare<T, Comparison::Gt>(iter);
-      case Comparison::Ge: return compare<T, Comparison::Ge>(iter);
+      case Comparison::Eq:
+        return compare<T, Comparison::Eq>(iter);
+      case Comparison::Ne:
+        return compare<T, Comparison::Ne>(iter);
+      case Comparison::Lt:
+        return compare<T, Comparison::Lt>(iter);
+      case Comparison::Le:
+        return compare<T, Comparison::Le>(iter);
+      case Comparison::Gt:
+        return compare<T, Comparison::Gt>(iter);
+      case Comparison::Ge:
+        return compare<T, Comparison::Ge>(iter);
     }
   });
 }

@@ -115,10 +115,11 @@ Tensor& copy_cuda(Tensor& self, const Tensor& src, bool /*non_blocking: every co
   const size_t nbytes = static_cast<size_t>(self.numel()) * self.element_size();
   const Tensor staged = contiguous_like(src, self);
   // The block lands in self when self is row-major, else in a row-major tensor copied into self.
-  const Tensor landing = self.is_contiguous() ? self : Tensor(TensorImpl::empty(self.sizes(), self.dtype(), self.device()));
+  const Tensor landing =
+      self.is_contiguous() ? self : Tensor(TensorImpl::empty(self.sizes(), self.dtype(), self.device()));
   if (src.is_cuda() && self.is_cuda()) {
-    MT_CUDA_CHECK(cudaMemcpyPeer(landing.data_ptr(), self.device().index(), staged.data_ptr(), src.device().index(),
-                                 nbytes));
+    MT_CUDA_CHECK(
+        cudaMemcpyPeer(landing.data_ptr(), self.device().index(), staged.data_ptr(), src.device().index(), nbytes));
   } else if (self.is_cuda()) {
     MT_CHECK(src.is_cpu(), "copy_: cannot copy from ", src.device(), " to ", self.device());
     cuda::CUDAGuard guard(self.device().index());

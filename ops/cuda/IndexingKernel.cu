@@ -49,8 +49,7 @@ struct Walk {
 };
 
 void check_dims(int64_t ndim) {
-  MT_CHECK_NOT_IMPLEMENTED(ndim <= kMaxDims, "CUDA indexing kernels support at most ", kMaxDims,
-                           " dims, got ", ndim);
+  MT_CHECK_NOT_IMPLEMENTED(ndim <= kMaxDims, "CUDA indexing kernels support at most ", kMaxDims, " dims, got ", ndim);
 }
 
 // Walks index's shape (a 0-dim index reads as shape [1]); `restrided` operands get their stride along
@@ -93,9 +92,7 @@ struct FlatOffsets {
 
 int64_t dim_stride(const Tensor& t, int64_t dim) { return t.dim() == 0 ? 0 : t.stride(dim); }
 
-__device__ __forceinline__ int64_t grid_start() {
-  return static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
+__device__ __forceinline__ int64_t grid_start() { return static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; }
 __device__ __forceinline__ int64_t grid_step() { return static_cast<int64_t>(gridDim.x) * blockDim.x; }
 
 // --- bounds: reductions to one or two int64 ------------------------------------------------------------
@@ -154,15 +151,14 @@ __global__ void index_min_max_kernel(Walk<1> w, int64_t n, const int64_t* index,
 template <size_t K>
 Tensor reduction_buffer(const Tensor& like, const std::array<int64_t, K>& values) {
   Tensor buffer(TensorImpl::empty({static_cast<int64_t>(K)}, kInt64, like.device()));
-  MT_CUDA_CHECK(cudaMemcpyAsync(buffer.data_ptr(), values.data(), sizeof(values), cudaMemcpyHostToDevice,
-                                current_stream()));
+  MT_CUDA_CHECK(
+      cudaMemcpyAsync(buffer.data_ptr(), values.data(), sizeof(values), cudaMemcpyHostToDevice, current_stream()));
   return buffer;
 }
 
 // Copies `count` int64 from the device to the host; waits for the kernels before them.
 void read_back(int64_t* host, const int64_t* device, size_t count) {
-  MT_CUDA_CHECK(
-      cudaMemcpyAsync(host, device, count * sizeof(int64_t), cudaMemcpyDeviceToHost, current_stream()));
+  MT_CUDA_CHECK(cudaMemcpyAsync(host, device, count * sizeof(int64_t), cudaMemcpyDeviceToHost, current_stream()));
   MT_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
 }
 
@@ -174,7 +170,7 @@ void index_outside_kernel_cuda(const Tensor& index, int64_t low, int64_t high, s
   const int64_t* idx = index.data_ptr<int64_t>();
   Tensor buffer = reduction_buffer<1>(index, {LLONG_MAX});
   index_outside_kernel<<<reduce_blocks(n), kNumThreads, 0, current_stream()>>>(w, n, idx, low, high,
-                                                                              buffer.data_ptr<int64_t>());
+                                                                               buffer.data_ptr<int64_t>());
   MT_CUDA_KERNEL_LAUNCH_CHECK();
   int64_t position = 0;
   read_back(&position, buffer.data_ptr<int64_t>(), 1);
@@ -191,7 +187,7 @@ void index_min_max_kernel_cuda(const Tensor& index, int64_t& min, int64_t& max) 
   const int64_t n = w.numel();
   Tensor buffer = reduction_buffer<2>(index, {LLONG_MAX, LLONG_MIN});
   index_min_max_kernel<<<reduce_blocks(n), kNumThreads, 0, current_stream()>>>(w, n, index.data_ptr<int64_t>(),
-                                                                              buffer.data_ptr<int64_t>());
+                                                                               buffer.data_ptr<int64_t>());
   MT_CUDA_KERNEL_LAUNCH_CHECK();
   int64_t result[2];
   read_back(result, buffer.data_ptr<int64_t>(), 2);
@@ -214,8 +210,8 @@ void gather_kernel_cuda(const Tensor& out, const Tensor& self, int64_t dim, cons
   const auto w = index_walk<3>(index, dim, {&out, &index, &self}, {false, false, true});
   const int64_t n = w.numel(), step = dim_stride(self, dim);
   dispatch_all_types(self.dtype(), "gather", [&]<typename T>() {
-    gather_kernel<T><<<num_blocks(n), kNumThreads, 0, current_stream()>>>(
-        w, n, out.data_ptr<T>(), self.data_ptr<T>(), index.data_ptr<int64_t>(), step);
+    gather_kernel<T><<<num_blocks(n), kNumThreads, 0, current_stream()>>>(w, n, out.data_ptr<T>(), self.data_ptr<T>(),
+                                                                          index.data_ptr<int64_t>(), step);
     MT_CUDA_KERNEL_LAUNCH_CHECK();
   });
 }
@@ -241,8 +237,10 @@ __device__ void atomic_add(T* p, T v) {
 // Assign: when two index elements name one element of self, either write may win, as in PyTorch.
 template <typename T>
 __device__ void combine(T* dst, T v, bool add) {
-  if (add) atomic_add(dst, v);
-  else *dst = v;
+  if (add)
+    atomic_add(dst, v);
+  else
+    *dst = v;
 }
 
 template <typename T>
@@ -283,8 +281,8 @@ void scatter_fill_kernel_cuda(const Tensor& self, int64_t dim, const Tensor& ind
       v = value.toBool();
     else
       v = static_cast<T>(value.to<opmath_t<T>>());
-    scatter_fill_kernel<T><<<num_blocks(n), kNumThreads, 0, current_stream()>>>(
-        w, n, self.data_ptr<T>(), index.data_ptr<int64_t>(), step, v);
+    scatter_fill_kernel<T><<<num_blocks(n), kNumThreads, 0, current_stream()>>>(w, n, self.data_ptr<T>(),
+                                                                                index.data_ptr<int64_t>(), step, v);
     MT_CUDA_KERNEL_LAUNCH_CHECK();
   });
 }

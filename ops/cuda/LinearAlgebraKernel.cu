@@ -22,16 +22,16 @@ using cuda::num_blocks;
 
 [[noreturn, gnu::cold, gnu::noinline]] void throw_cublas_error(cublasStatus_t status, const char* expr,
                                                                const char* file, int line) {
-  detail::throw_error<RuntimeError>("cuBLAS error: ", expr, " failed: ", cublasGetStatusString(status), " at ",
-                                    file, ":", line);
+  detail::throw_error<RuntimeError>("cuBLAS error: ", expr, " failed: ", cublasGetStatusString(status), " at ", file,
+                                    ":", line);
 }
 
-#define MT_CUBLAS_CHECK(expr)                                                         \
-  do {                                                                                \
-    const cublasStatus_t mt_cublas_status_ = (expr);                                  \
-    if (__builtin_expect(mt_cublas_status_ != CUBLAS_STATUS_SUCCESS, 0)) {            \
-      throw_cublas_error(mt_cublas_status_, #expr, __FILE__, __LINE__);               \
-    }                                                                                 \
+#define MT_CUBLAS_CHECK(expr)                                              \
+  do {                                                                     \
+    const cublasStatus_t mt_cublas_status_ = (expr);                       \
+    if (__builtin_expect(mt_cublas_status_ != CUBLAS_STATUS_SUCCESS, 0)) { \
+      throw_cublas_error(mt_cublas_status_, #expr, __FILE__, __LINE__);    \
+    }                                                                      \
   } while (0)
 
 // One handle per device, made on first use. Its settings never change after that (current_stream() is
@@ -79,8 +79,8 @@ struct Matrix {
 // The matrices of a 2-D tensor, or of each entry of a 3-D batch.
 Matrix matrix_of(const Tensor& t) {
   const int64_t d = t.dim() - 2;
-  return {static_cast<char*>(t.data_ptr()), t.size(d), t.size(d + 1), t.stride(d), t.stride(d + 1),
-          d ? t.stride(0) : 0};
+  return {
+      static_cast<char*>(t.data_ptr()), t.size(d), t.size(d + 1), t.stride(d), t.stride(d + 1), d ? t.stride(0) : 0};
 }
 
 // cuBLAS writes C column-major; a batch's matrices must not overlap.
@@ -95,10 +95,14 @@ bool blas_writable(const Tensor& out) {
 
 template <typename T>
 constexpr cudaDataType blas_type() {
-  if constexpr (std::is_same_v<T, float>) return CUDA_R_32F;
-  else if constexpr (std::is_same_v<T, double>) return CUDA_R_64F;
-  else if constexpr (std::is_same_v<T, Half>) return CUDA_R_16F;
-  else return CUDA_R_16BF;
+  if constexpr (std::is_same_v<T, float>)
+    return CUDA_R_32F;
+  else if constexpr (std::is_same_v<T, double>)
+    return CUDA_R_64F;
+  else if constexpr (std::is_same_v<T, Half>)
+    return CUDA_R_16F;
+  else
+    return CUDA_R_16BF;
 }
 
 // A GEMM operand as cuBLAS takes it: column-major with a leading dimension, transposed or not.
@@ -131,15 +135,13 @@ void blas_gemm(const Tensor& c, const Tensor& a, const Tensor& b, opmath_t<T> al
   constexpr cublasComputeType_t compute = std::is_same_v<T, double> ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
   cublasHandle_t handle = cublas_handle();
   if (batch == 1) {
-    MT_CUBLAS_CHECK(cublasGemmEx_64(handle, x.op, y.op, cm.rows, cm.cols, am.cols, &alpha, x.data, type, x.ld,
-                                    y.data, type, y.ld, &beta, cm.data, type, cm.col_major_ld(), compute,
-                                    CUBLAS_GEMM_DEFAULT));
+    MT_CUBLAS_CHECK(cublasGemmEx_64(handle, x.op, y.op, cm.rows, cm.cols, am.cols, &alpha, x.data, type, x.ld, y.data,
+                                    type, y.ld, &beta, cm.data, type, cm.col_major_ld(), compute, CUBLAS_GEMM_DEFAULT));
   } else {
     // A batch stride of 0 (an expanded operand) reads one matrix for every entry.
-    MT_CUBLAS_CHECK(cublasGemmStridedBatchedEx_64(handle, x.op, y.op, cm.rows, cm.cols, am.cols, &alpha, x.data,
-                                                  type, x.ld, x.batch_stride, y.data, type, y.ld, y.batch_stride,
-                                                  &beta, cm.data, type, cm.col_major_ld(), cm.batch_stride, batch,
-                                                  compute, CUBLAS_GEMM_DEFAULT));
+    MT_CUBLAS_CHECK(cublasGemmStridedBatchedEx_64(
+        handle, x.op, y.op, cm.rows, cm.cols, am.cols, &alpha, x.data, type, x.ld, x.batch_stride, y.data, type, y.ld,
+        y.batch_stride, &beta, cm.data, type, cm.col_major_ld(), cm.batch_stride, batch, compute, CUBLAS_GEMM_DEFAULT));
   }
 }
 
@@ -208,8 +210,8 @@ __global__ void tiled_gemm_kernel(TiledGemm<T> g) {
 }
 
 template <typename T>
-void tiled_gemm(const Tensor& out, const Tensor& self, const Tensor& a, const Tensor& b, Acc<T> alpha,
-                Acc<T> beta, bool use_self) {
+void tiled_gemm(const Tensor& out, const Tensor& self, const Tensor& a, const Tensor& b, Acc<T> alpha, Acc<T> beta,
+                bool use_self) {
   const int64_t d = out.dim() - 2;
   TiledGemm<T> g{tiled_operand<T>(out),
                  use_self ? tiled_operand<const T>(self) : TiledOperand<const T>{},

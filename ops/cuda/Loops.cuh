@@ -2,10 +2,11 @@
 // The one launch helper every CUDA pointwise kernel goes through (PyTorch's gpu_kernel, in miniature).
 // `gpu_kernel<Out, In...>(iter, op)` applies `op` to every element of a built TensorIterator: input i is
 // stored as In_i and converted to the type op's i-th parameter takes, the result is converted to Out.
-// Three loops, picked on the host:
+// Two loops, picked on the host:
 //   - contiguous operands with aligned pointers: each thread loads and stores kVec elements at once;
-//   - contiguous operands otherwise: one element per thread, no index arithmetic;
-//   - anything else (broadcasting, strides): each thread turns its linear index into byte offsets.
+//   - anything else (broadcasting, strides, a view that starts mid-vector): each thread turns its
+//     linear index into byte offsets. (A third loop for unaligned contiguous operands would save the
+//     index arithmetic for views that are rare, at a third more kernels to compile.)
 // A CPU scalar input (a wrapped number) is read on the host and passed by value in every case.
 // `op` is a functor with a non-template __device__ operator(): nvcc's extended lambdas are not allowed
 // inside the dtype-dispatch lambdas the kernels are written in.
@@ -87,15 +88,6 @@ __global__ void strided_kernel(int64_t n, Op op, Operands<N> ops, OffsetCalculat
   }
 }
 
-template <typename Op, int N, typename Out, typename... In>
-__global__ void contiguous_kernel(int64_t n, Op op, Operands<N> ops) {
-  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < n; k += stride) {
-    const int64_t offsets[N] = {k * static_cast<int64_t>(sizeof(Out)), k * static_cast<int64_t>(sizeof(In))...};
-    apply<Out, In...>(op, ops, offsets, std::index_sequence_for<In...>());
-  }
-}
-
 template <typename T>
 struct alignas(sizeof(T) * kVec) Vec {
   T val[kVec];
@@ -107,15 +99,14 @@ template <typename Out, typename... In, typename Op, int N, size_t... I>
 __device__ __forceinline__ void apply_vectorized(const Op& op, const Operands<N>& ops, int64_t v,
                                                  std::index_sequence<I...>) {
   using Args = typename op_traits<Op>::args;
-  const std::tuple<Vec<In>...> in{(ops.scalar_mask & (1u << (I + 1)))
-                                      ? Vec<In>{}
-                                      : reinterpret_cast<const Vec<In>*>(ops.data[I + 1])[v]...};
+  const std::tuple<Vec<In>...> in{
+      (ops.scalar_mask & (1u << (I + 1))) ? Vec<In>{} : reinterpret_cast<const Vec<In>*>(ops.data[I + 1])[v]...};
   Vec<Out> out;
 #pragma unroll
   for (int j = 0; j < kVec; ++j) {
-    const auto result = op(convert<std::tuple_element_t<I, Args>>(
-        (ops.scalar_mask & (1u << (I + 1))) ? *reinterpret_cast<const In*>(ops.scalar[I + 1])
-                                             : std::get<I>(in).val[j])...);
+    const auto result = op(convert<std::tuple_element_t<I, Args>>((ops.scalar_mask & (1u << (I + 1)))
+                                                                      ? *reinterpret_cast<const In*>(ops.scalar[I + 1])
+                                                                      : std::get<I>(in).val[j])...);
     out.val[j] = convert<Out>(result);
   }
   reinterpret_cast<Vec<Out>*>(ops.data[0])[v] = out;
@@ -126,7 +117,8 @@ __global__ void vectorized_kernel(int64_t n, Op op, Operands<N> ops) {
   const int64_t nvec = n / kVec;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (int64_t v = first; v < nvec; v += stride) apply_vectorized<Out, In...>(op, ops, v, std::index_sequence_for<In...>());
+  for (int64_t v = first; v < nvec; v += stride)
+    apply_vectorized<Out, In...>(op, ops, v, std::index_sequence_for<In...>());
   for (int64_t k = nvec * kVec + first; k < n; k += stride) {
     const int64_t offsets[N] = {k * static_cast<int64_t>(sizeof(Out)), k * static_cast<int64_t>(sizeof(In))...};
     apply<Out, In...>(op, ops, offsets, std::index_sequence_for<In...>());
@@ -145,8 +137,8 @@ void gpu_kernel(TensorIterator& iter, const Op& op) {
     iter.cast_outputs();
     return;
   }
-  MT_CHECK_NOT_IMPLEMENTED(iter.ndim() <= detail::kMaxDims, "CUDA pointwise kernels support at most ",
-                           detail::kMaxDims, " dims after coalescing, got ", iter.ndim());
+  MT_CHECK_NOT_IMPLEMENTED(iter.ndim() <= detail::kMaxDims, "CUDA pointwise kernels support at most ", detail::kMaxDims,
+                           " dims after coalescing, got ", iter.ndim());
   constexpr size_t kSizes[N] = {sizeof(Out), sizeof(In)...};
 
   detail::Operands<N> ops;
@@ -165,10 +157,8 @@ void gpu_kernel(TensorIterator& iter, const Op& op) {
 
   const cudaStream_t stream = current_stream();
   if (contiguous && aligned) {
-    detail::vectorized_kernel<Op, N, Out, In...><<<num_blocks(n, kNumThreads, detail::kVec), kNumThreads, 0, stream>>>(
-        n, op, ops);
-  } else if (contiguous) {
-    detail::contiguous_kernel<Op, N, Out, In...><<<num_blocks(n), kNumThreads, 0, stream>>>(n, op, ops);
+    detail::vectorized_kernel<Op, N, Out, In...>
+        <<<num_blocks(n, kNumThreads, detail::kVec), kNumThreads, 0, stream>>>(n, op, ops);
   } else {
     detail::OffsetCalculator<N> calc;
     calc.dims = iter.ndim();
@@ -185,9 +175,8 @@ void gpu_kernel(TensorIterator& iter, const Op& op) {
 // Every operand stores T (the common case: arithmetic, unary math).
 template <typename T, typename Op>
 void gpu_kernel_same_type(TensorIterator& iter, const Op& op) {
-  [&]<size_t... I>(std::index_sequence<I...>) {
-    gpu_kernel<T, std::conditional_t<(I >= 0), T, T>...>(iter, op);
-  }(std::make_index_sequence<detail::op_traits<Op>::arity>());
+  [&]<size_t... I>(std::index_sequence<I...>) { gpu_kernel<T, std::conditional_t<(I >= 0), T, T>...>(iter, op); }
+  (std::make_index_sequence<detail::op_traits<Op>::arity>());
 }
 
 }  // namespace mt::cuda

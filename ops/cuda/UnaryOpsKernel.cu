@@ -16,8 +16,10 @@ struct NegOp {
 template <typename M>
 struct AbsOp {
   __device__ M operator()(M x) const {
-    if constexpr (std::is_floating_point_v<M>) return std::fabs(x);
-    else return x < M(0) ? -x : x;
+    if constexpr (std::is_floating_point_v<M>)
+      return std::fabs(x);
+    else
+      return x < M(0) ? -x : x;
   }
 };
 // -1, 0 or 1; NaN gives 0, as in PyTorch.

@@ -16,11 +16,13 @@ struct FillOp {
 };
 
 void where_kernel(TensorIterator& iter) {
-  dispatch_all_types(iter.dtype(0), "where", [&]<typename T>() { cuda::gpu_kernel<T, bool, T, T>(iter, WhereOp<T>{}); });
+  dispatch_all_types(iter.dtype(0), "where",
+                     [&]<typename T>() { cuda::gpu_kernel<T, bool, T, T>(iter, WhereOp<T>{}); });
 }
 
 void fill_kernel(TensorIterator& iter, const Scalar& value) {
-  dispatch_all_types(iter.dtype(0), "fill_", [&]<typename T>() { cuda::gpu_kernel<T>(iter, FillOp<T>{value.to<T>()}); });
+  dispatch_all_types(iter.dtype(0), "fill_",
+                     [&]<typename T>() { cuda::gpu_kernel<T>(iter, FillOp<T>{value.to<T>()}); });
 }
 
 }  // namespace

@@ -74,7 +74,7 @@ TEST(CachingAllocator, RoundsSmallRequestsTo512BytesAndLargeOnesTo2MiB) {
   FakeDevice dev;
   CachingAllocatorCore core(dev);
   void* p = core.allocate(1000, 0);
-  EXPECT_EQ(dev.live_bytes, 2 * kMiB);  // the device was asked for a small segment ...
+  EXPECT_EQ(dev.live_bytes, 2 * kMiB);              // the device was asked for a small segment ...
   EXPECT_EQ(core.stats(0).allocated_bytes, 1024u);  // ... of which the request holds the rounded size
   core.free(p);
 }
@@ -94,7 +94,7 @@ TEST(CachingAllocator, ReusesAFreedBlockOfTheSameBucketWithoutCallingTheDevice) 
   CachingAllocatorCore core(dev);
   void* p = core.allocate(1000, 0);
   core.free(p);
-  EXPECT_TRUE(dev.holds(p));  // freed to the cache, not to the device
+  EXPECT_TRUE(dev.holds(p));        // freed to the cache, not to the device
   void* q = core.allocate(600, 0);  // also the 1024-byte bucket
   EXPECT_EQ(q, p);
   EXPECT_EQ(dev.alloc_calls, 1);
@@ -129,9 +129,9 @@ TEST(CachingAllocator, DoesNotReuseABlockAcrossDevicesOrStreams) {
 TEST(CachingAllocator, StatsTrackCurrentAndPeakPerDeviceAndResetPeak) {
   FakeDevice dev;
   CachingAllocatorCore core(dev);
-  void* a = core.allocate(100, 0);        // 512
-  void* b = core.allocate(3 * kMiB, 0);   // 4 MiB
-  void* c = core.allocate(10, 1);         // 512 on device 1
+  void* a = core.allocate(100, 0);       // 512
+  void* b = core.allocate(3 * kMiB, 0);  // 4 MiB
+  void* c = core.allocate(10, 1);        // 512 on device 1
   MemoryStats s = core.stats(0);
   EXPECT_EQ(s.allocated_bytes, 512 + 4 * kMiB);
   EXPECT_EQ(s.reserved_bytes, 2 * kMiB + 4 * kMiB);  // a small segment and b's own segment
@@ -148,7 +148,7 @@ TEST(CachingAllocator, StatsTrackCurrentAndPeakPerDeviceAndResetPeak) {
   core.reset_peak_stats(0);
   s = core.stats(0);
   EXPECT_EQ(s.peak_allocated_bytes, 512u);
-  EXPECT_EQ(s.peak_reserved_bytes, 6 * kMiB);  // the peak restarts from the current value
+  EXPECT_EQ(s.peak_reserved_bytes, 6 * kMiB);           // the peak restarts from the current value
   EXPECT_EQ(core.stats(1).peak_allocated_bytes, 512u);  // other devices untouched
 
   void* b2 = core.allocate(3 * kMiB, 0);
@@ -169,7 +169,7 @@ TEST(CachingAllocator, StatsTrackCurrentAndPeakPerDeviceAndResetPeak) {
 TEST(CachingAllocator, EmptyCacheReturnsExactlyTheFreeSegmentsToTheDevice) {
   FakeDevice dev;
   CachingAllocatorCore core(dev);
-  void* a = core.allocate(100, 0);      // a small segment
+  void* a = core.allocate(100, 0);  // a small segment
   void* b = core.allocate(5 * kMiB, 1);
   void* c = core.allocate(2 * kMiB, 0);  // a large segment, kept
   core.free(a);
@@ -276,7 +276,7 @@ TEST(CachingAllocator, SmallAndLargeRequestsNeverShareASegment) {
   EXPECT_EQ(dev.alloc_calls, 2);
   EXPECT_EQ(core.stats(0).reserved_bytes, 10 * kMiB);
   core.free(small);
-  small = core.allocate(1 * kMiB, 0);  // the largest small request: from the small segment
+  small = core.allocate(1 * kMiB, 0);             // the largest small request: from the small segment
   void* large2 = core.allocate(1 * kMiB + 1, 0);  // the smallest large one: from the 8 MiB block
   EXPECT_EQ(dev.alloc_calls, 2);
   EXPECT_EQ(large2, large);
@@ -326,8 +326,8 @@ TEST(CachingAllocator, BestFitTakesTheSmallestFreeBlockThatIsBigEnough) {
   void* fits = core.allocate(4 * kMiB, 0);
   void* small = core.allocate(2 * kMiB, 0);
   for (void* p : {big, fits, small}) core.free(p);
-  EXPECT_EQ(core.allocate(3 * kMiB, 0), fits);  // 4 MiB: not the 10 MiB block, not the 2 MiB one
-  EXPECT_EQ(core.allocate(5 * kMiB, 0), big);   // 6 MiB: only the 10 MiB block is big enough
+  EXPECT_EQ(core.allocate(3 * kMiB, 0), fits);                   // 4 MiB: not the 10 MiB block, not the 2 MiB one
+  EXPECT_EQ(core.allocate(5 * kMiB, 0), big);                    // 6 MiB: only the 10 MiB block is big enough
   EXPECT_EQ(core.allocate(4 * kMiB, 0), offset(big, 6 * kMiB));  // its 4 MiB rest, before a new segment
   EXPECT_EQ(dev.alloc_calls, 3);
   core.free(fits);

@@ -243,19 +243,39 @@ TEST(CudaIndexing, OutOfRangeIndicesRaiseTheCpuErrorsAndWriteNothing) {
   };
   same_error([&] { (void)self.gather(0, bad); }, [&] { (void)self_cuda.gather(0, cuda(bad.t()).t()); });
   EXPECT_THROW((void)self_cuda.gather(0, cuda(bad.t()).t()), mt::IndexError);
-  same_error([&] { (void)self.index_select(1, longs({0, 7}, {2})); },
-             [&] { (void)self_cuda.index_select(1, cuda(longs({0, 7}, {2}))); });
-  same_error([&] { (void)self.take(longs({3, 35, -36}, {3})); },
-             [&] { (void)self_cuda.take(cuda(longs({3, 35, -36}, {3}))); });
+  same_error(
+      [&] {
+        (void)self.index_select(1, longs({0, 7}, {2}));
+      },
+      [&] {
+        (void)self_cuda.index_select(1, cuda(longs({0, 7}, {2})));
+      });
+  same_error(
+      [&] {
+        (void)self.take(longs({3, 35, -36}, {3}));
+      },
+      [&] {
+        (void)self_cuda.take(cuda(longs({3, 35, -36}, {3})));
+      });
   same_error([&] { (void)self.put(longs({-40}, {1}), mt::ones({1})); },
              [&] { (void)self_cuda.put(cuda(longs({-40}, {1})), cuda(mt::ones({1}))); });
   same_error([&] { (void)mt::one_hot(longs({2, -1}, {2})); }, [&] { (void)mt::one_hot(cuda(longs({2, -1}, {2}))); });
-  same_error([&] { (void)mt::one_hot(longs({2, 6}, {2}), 4); },
-             [&] { (void)mt::one_hot(cuda(longs({2, 6}, {2})), 4); });
+  same_error(
+      [&] {
+        (void)mt::one_hot(longs({2, 6}, {2}), 4);
+      },
+      [&] {
+        (void)mt::one_hot(cuda(longs({2, 6}, {2})), 4);
+      });
   // A failed in-place scatter leaves self as it was.
   const Tensor target = cuda(self);
-  same_error([&] { (void)self.clone().scatter_add_(0, bad, mt::ones({3, 2})); },
-             [&] { (void)target.scatter_add_(0, cuda(bad.t()).t(), cuda(mt::ones({3, 2}))); });
+  same_error(
+      [&] {
+        (void)self.clone().scatter_add_(0, bad, mt::ones({3, 2}));
+      },
+      [&] {
+        (void)target.scatter_add_(0, cuda(bad.t()).t(), cuda(mt::ones({3, 2})));
+      });
   expect_close_to_cpu(target, self);
 }
 
@@ -263,9 +283,9 @@ TEST(CudaIndexing, TheFirstOffenderAmongManyIsFoundInLogicalOrder) {
   MT_SKIP_WITHOUT_GPU();
   Tensor index = mt::zeros({1000, 1000}, mt::kInt64);
   int64_t* data = index.data_ptr<int64_t>();
-  data[0 * 1000 + 999] = 77;   // first in memory, last in the transposed order
+  data[0 * 1000 + 999] = 77;  // first in memory, last in the transposed order
   data[500 * 1000 + 3] = -66;
-  data[999 * 1000 + 0] = 55;   // first in the transposed order
+  data[999 * 1000 + 0] = 55;  // first in the transposed order
   const Tensor self = mt::arange(10);
   const std::string want = error_of([&] { (void)self.take(index.t()); });
   EXPECT_NE(want.find("index 55 "), std::string::npos) << want;

@@ -77,14 +77,16 @@ TEST(CudaLinalg, MmMatchesCpuForEveryDtypeAndOperandLayout) {
       }
     }
     // One row, one column, an outer product, and an empty inner dim (a matrix of zeros).
-    const std::vector<std::array<int64_t, 3>> sizes = {{1, 7, 3}, {5, 7, 1}, {1, 7, 1}, {5, 1, 3}, {5, 0, 3}, {0, 4, 3}};
+    const std::vector<std::array<int64_t, 3>> sizes = {{1, 7, 3}, {5, 7, 1}, {1, 7, 1},
+                                                       {5, 1, 3}, {5, 0, 3}, {0, 4, 3}};
     for (auto [m, k, n] : sizes) {
       const Pair a = matrix(m, k, Layout::Contiguous, dt, 3), b = matrix(k, n, Layout::Transposed, dt, 4);
       expect_close_to_cpu(a.gpu.mm(b.gpu), a.cpu.mm(b.cpu));
     }
   }
   // int64 over many tiles, sizes not multiples of the tile.
-  const Pair a = matrix(100, 200, Layout::Transposed, mt::kInt64, 5), b = matrix(200, 150, Layout::Contiguous, mt::kInt64, 6);
+  const Pair a = matrix(100, 200, Layout::Transposed, mt::kInt64, 5),
+             b = matrix(200, 150, Layout::Contiguous, mt::kInt64, 6);
   expect_close_to_cpu(mt::mm(a.gpu, b.gpu), mt::mm(a.cpu, b.cpu));
 }
 
@@ -153,7 +155,8 @@ TEST(CudaLinalg, AddmmInPlaceOnEverySelfLayout) {
   }
   // beta == 0 overwrites a NaN self.
   const Tensor nan = mt::full({3, 3}, NAN), nan_gpu = cuda(nan);
-  const Pair a = matrix(3, 2, Layout::Contiguous, mt::kFloat32, 21), b = matrix(2, 3, Layout::Contiguous, mt::kFloat32, 22);
+  const Pair a = matrix(3, 2, Layout::Contiguous, mt::kFloat32, 21),
+             b = matrix(2, 3, Layout::Contiguous, mt::kFloat32, 22);
   nan.addmm_(a.cpu, b.cpu, 0.0);
   nan_gpu.addmm_(a.gpu, b.gpu, 0.0);
   expect_close_to_cpu(nan_gpu, nan);
@@ -166,7 +169,8 @@ TEST(CudaLinalg, BmmMatchesCpuWithExpandedTransposedAndInterleavedBatches) {
     expect_close_to_cpu(mt::bmm(cuda(a), cuda(b)), mt::bmm(a, b));
     // Transposed matrices, and batches interleaved in memory (batch stride smaller than a matrix).
     const Tensor at = sample({4, 6, 5}, dt, 25), bi = sample({6, 4, 3}, dt, 26);
-    expect_close_to_cpu(cuda(at).transpose(1, 2).bmm(cuda(bi).transpose(0, 1)), at.transpose(1, 2).bmm(bi.transpose(0, 1)));
+    expect_close_to_cpu(cuda(at).transpose(1, 2).bmm(cuda(bi).transpose(0, 1)),
+                        at.transpose(1, 2).bmm(bi.transpose(0, 1)));
     // An expanded operand: batch stride 0.
     const Tensor one = sample({1, 5, 6}, dt, 27);
     expect_close_to_cpu(mt::bmm(cuda(one).expand({4, 5, 6}), cuda(b)), mt::bmm(one.expand({4, 5, 6}), b));
@@ -182,15 +186,15 @@ TEST(CudaLinalg, BmmMatchesCpuWithExpandedTransposedAndInterleavedBatches) {
   // Many entries, and one entry.
   const Tensor a = sample({300, 8, 16}, mt::kFloat32, 28), b = sample({300, 16, 4}, mt::kFloat32, 29);
   expect_close_to_cpu(mt::bmm(cuda(a), cuda(b)), mt::bmm(a, b));
-  expect_close_to_cpu(mt::bmm(cuda(a).slice(0, 0, 1), cuda(b).slice(0, 0, 1)), mt::bmm(a.slice(0, 0, 1), b.slice(0, 0, 1)));
+  expect_close_to_cpu(mt::bmm(cuda(a).slice(0, 0, 1), cuda(b).slice(0, 0, 1)),
+                      mt::bmm(a.slice(0, 0, 1), b.slice(0, 0, 1)));
 }
 
 TEST(CudaLinalg, MatmulMatchesCpuForEveryRankCombination) {
   MT_SKIP_WITHOUT_GPU();
   const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> shapes = {
-      {{7}, {7}},          {{5, 7}, {7}},          {{7}, {7, 3}},       {{5, 7}, {7, 3}},
-      {{2, 5, 7}, {7, 3}}, {{2, 5, 7}, {7}},       {{7}, {2, 7, 3}},    {{5, 7}, {2, 7, 3}},
-      {{2, 1, 5, 7}, {3, 7, 4}}, {{3, 2, 5, 7}, {2, 7, 4}}};
+      {{7}, {7}},       {{5, 7}, {7}},    {{7}, {7, 3}},       {{5, 7}, {7, 3}},          {{2, 5, 7}, {7, 3}},
+      {{2, 5, 7}, {7}}, {{7}, {2, 7, 3}}, {{5, 7}, {2, 7, 3}}, {{2, 1, 5, 7}, {3, 7, 4}}, {{3, 2, 5, 7}, {2, 7, 4}}};
   for (mt::ScalarType dt : {mt::kFloat32, mt::kFloat16, mt::kInt64}) {
     uint64_t seed = 30;
     for (const auto& [sa, sb] : shapes) {

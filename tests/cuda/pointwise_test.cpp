@@ -60,18 +60,30 @@ void expect_binary_matches(const std::string& name, const Binary& f, const std::
 TEST(CudaPointwise, UnaryMathMatchesCpu) {
   MT_SKIP_WITHOUT_GPU();
   const std::vector<mt::ScalarType> numeric = {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64};
-  expect_unary_matches("neg", [](const Tensor& x) { return x.neg(); }, numeric);
-  expect_unary_matches("abs", [](const Tensor& x) { return x.abs(); }, numeric);
-  expect_unary_matches("sign", [](const Tensor& x) { return x.sign(); }, numeric);
-  expect_unary_matches("exp", [](const Tensor& x) { return x.exp(); }, kFloatTypes);
-  expect_unary_matches("log", [](const Tensor& x) { return x.log(); }, kFloatTypes);
-  expect_unary_matches("log1p", [](const Tensor& x) { return x.log1p(); }, kFloatTypes);
-  expect_unary_matches("sqrt", [](const Tensor& x) { return x.sqrt(); }, kFloatTypes);
-  expect_unary_matches("rsqrt", [](const Tensor& x) { return x.rsqrt(); }, kFloatTypes);
-  expect_unary_matches("sin", [](const Tensor& x) { return x.sin(); }, kFloatTypes);
-  expect_unary_matches("cos", [](const Tensor& x) { return x.cos(); }, kFloatTypes);
-  expect_unary_matches("tanh", [](const Tensor& x) { return x.tanh(); }, kFloatTypes);
-  expect_unary_matches("sigmoid", [](const Tensor& x) { return x.sigmoid(); }, kFloatTypes);
+  expect_unary_matches(
+      "neg", [](const Tensor& x) { return x.neg(); }, numeric);
+  expect_unary_matches(
+      "abs", [](const Tensor& x) { return x.abs(); }, numeric);
+  expect_unary_matches(
+      "sign", [](const Tensor& x) { return x.sign(); }, numeric);
+  expect_unary_matches(
+      "exp", [](const Tensor& x) { return x.exp(); }, kFloatTypes);
+  expect_unary_matches(
+      "log", [](const Tensor& x) { return x.log(); }, kFloatTypes);
+  expect_unary_matches(
+      "log1p", [](const Tensor& x) { return x.log1p(); }, kFloatTypes);
+  expect_unary_matches(
+      "sqrt", [](const Tensor& x) { return x.sqrt(); }, kFloatTypes);
+  expect_unary_matches(
+      "rsqrt", [](const Tensor& x) { return x.rsqrt(); }, kFloatTypes);
+  expect_unary_matches(
+      "sin", [](const Tensor& x) { return x.sin(); }, kFloatTypes);
+  expect_unary_matches(
+      "cos", [](const Tensor& x) { return x.cos(); }, kFloatTypes);
+  expect_unary_matches(
+      "tanh", [](const Tensor& x) { return x.tanh(); }, kFloatTypes);
+  expect_unary_matches(
+      "sigmoid", [](const Tensor& x) { return x.sigmoid(); }, kFloatTypes);
   // Integers go to the default float, as on the CPU.
   expect_unary_matches("exp of int64", [](const Tensor& x) { return x.exp(); }, {mt::kInt64});
 }
@@ -79,23 +91,31 @@ TEST(CudaPointwise, UnaryMathMatchesCpu) {
 TEST(CudaPointwise, ActivationsMatchCpu) {
   MT_SKIP_WITHOUT_GPU();
   expect_unary_matches("relu", [](const Tensor& x) { return mt::relu(x); }, {mt::kFloat32, mt::kBFloat16, mt::kInt64});
-  expect_unary_matches("gelu", [](const Tensor& x) { return mt::gelu(x); }, kFloatTypes);
-  expect_unary_matches("gelu tanh", [](const Tensor& x) { return mt::gelu(x, "tanh"); }, kFloatTypes);
-  expect_unary_matches("silu", [](const Tensor& x) { return mt::silu(x); }, kFloatTypes);
+  expect_unary_matches(
+      "gelu", [](const Tensor& x) { return mt::gelu(x); }, kFloatTypes);
+  expect_unary_matches(
+      "gelu tanh", [](const Tensor& x) { return mt::gelu(x, "tanh"); }, kFloatTypes);
+  expect_unary_matches(
+      "silu", [](const Tensor& x) { return mt::silu(x); }, kFloatTypes);
 }
 
 TEST(CudaPointwise, ArithmeticMatchesCpu) {
   MT_SKIP_WITHOUT_GPU();
   const std::vector<mt::ScalarType> all = {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64};
-  expect_binary_matches("add", [](const Tensor& a, const Tensor& b) { return mt::add(a, b); }, all);
-  expect_binary_matches("add alpha", [](const Tensor& a, const Tensor& b) { return mt::add(a, b, 3); }, all);
-  expect_binary_matches("sub", [](const Tensor& a, const Tensor& b) { return mt::sub(a, b); }, all);
-  expect_binary_matches("mul", [](const Tensor& a, const Tensor& b) { return mt::mul(a, b); }, all);
-  expect_binary_matches("div", [](const Tensor& a, const Tensor& b) { return mt::div(a, b); }, kFloatTypes);
-  expect_binary_matches("div trunc", [](const Tensor& a, const Tensor& b) { return mt::div(a, b, "trunc"); },
-                        kFloatTypes);
-  expect_binary_matches("div floor", [](const Tensor& a, const Tensor& b) { return mt::div(a, b, "floor"); },
-                        kFloatTypes);
+  expect_binary_matches(
+      "add", [](const Tensor& a, const Tensor& b) { return mt::add(a, b); }, all);
+  expect_binary_matches(
+      "add alpha", [](const Tensor& a, const Tensor& b) { return mt::add(a, b, 3); }, all);
+  expect_binary_matches(
+      "sub", [](const Tensor& a, const Tensor& b) { return mt::sub(a, b); }, all);
+  expect_binary_matches(
+      "mul", [](const Tensor& a, const Tensor& b) { return mt::mul(a, b); }, all);
+  expect_binary_matches(
+      "div", [](const Tensor& a, const Tensor& b) { return mt::div(a, b); }, kFloatTypes);
+  expect_binary_matches(
+      "div trunc", [](const Tensor& a, const Tensor& b) { return mt::div(a, b, "trunc"); }, kFloatTypes);
+  expect_binary_matches(
+      "div floor", [](const Tensor& a, const Tensor& b) { return mt::div(a, b, "floor"); }, kFloatTypes);
   expect_binary_matches("add bool", [](const Tensor& a, const Tensor& b) { return mt::add(a, b); }, {mt::kBool});
   expect_binary_matches("mul bool", [](const Tensor& a, const Tensor& b) { return mt::mul(a, b); }, {mt::kBool});
   // Mixed dtypes promote as on the CPU.
@@ -136,34 +156,50 @@ TEST(CudaPointwise, WrappedNumbersStayOnTheHostAndBroadcast) {
 
 TEST(CudaPointwise, ComparisonsAndLogicalOpsMatchCpu) {
   MT_SKIP_WITHOUT_GPU();
-  const std::vector<mt::ScalarType> all = {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64,
-                                           mt::kBool};
-  expect_binary_matches("eq", [](const Tensor& a, const Tensor& b) { return a == b; }, all);
-  expect_binary_matches("ne", [](const Tensor& a, const Tensor& b) { return a != b; }, all);
-  expect_binary_matches("lt", [](const Tensor& a, const Tensor& b) { return a < b; }, all);
-  expect_binary_matches("le", [](const Tensor& a, const Tensor& b) { return a <= b; }, all);
-  expect_binary_matches("gt", [](const Tensor& a, const Tensor& b) { return a > b; }, all);
-  expect_binary_matches("ge", [](const Tensor& a, const Tensor& b) { return a >= b; }, all);
-  expect_binary_matches("logical_and", [](const Tensor& a, const Tensor& b) { return mt::logical_and(a, b); }, all);
-  expect_binary_matches("logical_or", [](const Tensor& a, const Tensor& b) { return mt::logical_or(a, b); }, all);
-  expect_unary_matches("logical_not", [](const Tensor& x) { return mt::logical_not(x); }, all);
+  const std::vector<mt::ScalarType> all = {mt::kFloat32,  mt::kFloat64, mt::kFloat16,
+                                           mt::kBFloat16, mt::kInt64,   mt::kBool};
+  expect_binary_matches(
+      "eq", [](const Tensor& a, const Tensor& b) { return a == b; }, all);
+  expect_binary_matches(
+      "ne", [](const Tensor& a, const Tensor& b) { return a != b; }, all);
+  expect_binary_matches(
+      "lt", [](const Tensor& a, const Tensor& b) { return a < b; }, all);
+  expect_binary_matches(
+      "le", [](const Tensor& a, const Tensor& b) { return a <= b; }, all);
+  expect_binary_matches(
+      "gt", [](const Tensor& a, const Tensor& b) { return a > b; }, all);
+  expect_binary_matches(
+      "ge", [](const Tensor& a, const Tensor& b) { return a >= b; }, all);
+  expect_binary_matches(
+      "logical_and", [](const Tensor& a, const Tensor& b) { return mt::logical_and(a, b); }, all);
+  expect_binary_matches(
+      "logical_or", [](const Tensor& a, const Tensor& b) { return mt::logical_or(a, b); }, all);
+  expect_unary_matches(
+      "logical_not", [](const Tensor& x) { return mt::logical_not(x); }, all);
 }
 
 TEST(CudaPointwise, PowMaximumMinimumAndClampMatchCpu) {
   MT_SKIP_WITHOUT_GPU();
   const std::vector<mt::ScalarType> numeric = {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64};
   for (double e : {2.0, 3.0, 0.5, -0.5, -1.0, 1.7}) {
-    expect_unary_matches("pow " + std::to_string(e), [e](const Tensor& x) { return mt::pow(x, e); }, kFloatTypes);
+    expect_unary_matches(
+        "pow " + std::to_string(e), [e](const Tensor& x) { return mt::pow(x, e); }, kFloatTypes);
   }
   expect_unary_matches("pow int", [](const Tensor& x) { return mt::pow(x, 3); }, {mt::kInt64});
-  expect_binary_matches("pow tensor", [](const Tensor& a, const Tensor& b) { return mt::pow(a.abs(), b); }, kFloatTypes);
-  expect_binary_matches("maximum", [](const Tensor& a, const Tensor& b) { return mt::maximum(a, b); }, numeric);
-  expect_binary_matches("minimum", [](const Tensor& a, const Tensor& b) { return mt::minimum(a, b); }, numeric);
-  expect_unary_matches("clamp", [](const Tensor& x) { return mt::clamp(x, -1.5, 2); }, numeric);
-  expect_unary_matches("clamp min", [](const Tensor& x) { return mt::clamp(x, 0.5, std::nullopt); }, numeric);
-  expect_unary_matches("clamp nan", [](const Tensor& x) { return mt::clamp(x, NAN, 1); }, kFloatTypes);
-  expect_binary_matches("clamp tensors",
-                        [](const Tensor& a, const Tensor& b) { return mt::clamp(a, b, b + 1); }, numeric);
+  expect_binary_matches(
+      "pow tensor", [](const Tensor& a, const Tensor& b) { return mt::pow(a.abs(), b); }, kFloatTypes);
+  expect_binary_matches(
+      "maximum", [](const Tensor& a, const Tensor& b) { return mt::maximum(a, b); }, numeric);
+  expect_binary_matches(
+      "minimum", [](const Tensor& a, const Tensor& b) { return mt::minimum(a, b); }, numeric);
+  expect_unary_matches(
+      "clamp", [](const Tensor& x) { return mt::clamp(x, -1.5, 2); }, numeric);
+  expect_unary_matches(
+      "clamp min", [](const Tensor& x) { return mt::clamp(x, 0.5, std::nullopt); }, numeric);
+  expect_unary_matches(
+      "clamp nan", [](const Tensor& x) { return mt::clamp(x, NAN, 1); }, kFloatTypes);
+  expect_binary_matches(
+      "clamp tensors", [](const Tensor& a, const Tensor& b) { return mt::clamp(a, b, b + 1); }, numeric);
 }
 
 TEST(CudaPointwise, WhereMaskedFillAndFillMatchCpu) {

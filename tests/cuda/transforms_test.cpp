@@ -27,8 +27,8 @@ TEST(CudaTransforms, PerSampleGradientsMatchCpu) {
   MT_SKIP_WITHOUT_GPU();
   mt::manual_seed(2);
   const Inputs in = {mt::randn({3, 5}), mt::randn({3}), mt::randn({8, 5}), mt::randint(0, 3, {8})};
-  const auto per_sample = mt::vmap(mt::grad(sample_loss, std::vector<int64_t>{0, 1}),
-                                   {std::nullopt, std::nullopt, 0, 0});
+  const auto per_sample =
+      mt::vmap(mt::grad(sample_loss, std::vector<int64_t>{0, 1}), {std::nullopt, std::nullopt, 0, 0});
   const std::vector<Tensor> on_cpu = per_sample(in), on_gpu = per_sample(to_cuda(in));
   ASSERT_EQ(on_gpu.size(), on_cpu.size());
   for (size_t i = 0; i < on_cpu.size(); ++i) expect_close_to_cpu(on_gpu[i], on_cpu[i], 1e-4);
