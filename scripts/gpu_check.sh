@@ -21,7 +21,7 @@ step() {  # step <name> <command...>: runs the command, logs it, and records PAS
   fi
 }
 
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || echo "nvidia-smi: not found"
 mkdir -p "$log_dir"
 step configure cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMT_CUDA=ON -DMT_BUILD_TESTS=ON
 step build cmake --build "$build_dir" -j "$(nproc)" --target test_cuda microtorch_bench mlp_train per_sample_grads
@@ -34,6 +34,7 @@ echo
 echo "=== gpu_check summary ($(( $(date +%s) - start )) s) ==="
 printf '%s\n' "${summary[@]}"
 grep -h "tests passed\|tests failed" "$log_dir/cuda_tests.log" 2>/dev/null
+echo "cuda tests skipped (no GPU?): $(grep -c '(Skipped)' "$log_dir/cuda_tests.log" 2>/dev/null)"
 grep -hE "^BM_Cuda" "$log_dir/cuda_benchmarks.log" 2>/dev/null
 grep -h "test accuracy" "$log_dir/mlp_train_cuda.log" 2>/dev/null
 grep -h "faster\|largest difference" "$log_dir/per_sample_grads_cuda.log" 2>/dev/null
