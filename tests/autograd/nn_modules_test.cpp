@@ -202,6 +202,31 @@ struct Net : mt::nn::Module {
   Tensor scale;
 };
 
+// Module::to moves every parameter (and its grad) in place: the tensors the layers and an optimizer
+// hold are the ones moved. Meta stands in for a device here; tests/cuda does the same on a GPU.
+TEST(NNModule, ToMovesTheParametersTheLayersAndOptimizersHold) {
+  auto net = std::make_shared<mt::nn::Sequential>(std::make_shared<mt::nn::Linear>(3, 4),
+                                                  std::make_shared<mt::nn::ReLU>(),
+                                                  std::make_shared<mt::nn::Linear>(4, 2));
+  const std::vector<Tensor> params = net->parameters();
+  mt::optim::SGD sgd(params, {.lr = 0.1});
+  net->forward(mt::ones({1, 3})).sum().backward();
+  ASSERT_TRUE(params[0].grad().defined());
+  net->to(mt::Device("meta"));
+  for (const Tensor& p : net->parameters()) {
+    EXPECT_TRUE(p.is_meta());
+    EXPECT_TRUE(p.requires_grad());
+    EXPECT_TRUE(p.is_leaf());
+  }
+  EXPECT_TRUE(params[0].is_meta());  // the same tensors
+  EXPECT_TRUE(params[0].grad().is_meta());
+  EXPECT_EQ(params[0].sizes(), mt::IntArrayRef({4, 3}));
+  const Tensor out = net->forward(mt::ones({5, 3}, mt::TensorOptions().device(mt::Device("meta"))));
+  EXPECT_TRUE(out.is_meta());
+  EXPECT_EQ(out.sizes(), mt::IntArrayRef({5, 2}));
+  EXPECT_TRUE(out.requires_grad());
+}
+
 TEST(NNModule, NamedParametersOfNestedModulesAreDottedAndInRegistrationOrder) {
   Net net;
   const std::vector<std::string> names = {"scale",       "fc1.weight",    "fc1.bias",   "body.0.weight",
