@@ -4,6 +4,7 @@
 // stubs that hold the loops. A stub receives a contiguous output whose elements are the kept dims in
 // order (with or without keepdim, the data is the same) and an input already in the dtype it computes in.
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -41,5 +42,15 @@ MT_DECLARE_STUB(min_with_indices_stub, ArgReduceFn);
 MT_DECLARE_STUB(var_stub, void(const Tensor& out, const Tensor& self, DimMask mask, double correction, bool take_sqrt));
 // The vector p-norm (p = 0 counts non-zeros, +-inf is the largest/smallest magnitude).
 MT_DECLARE_STUB(norm_stub, void(const Tensor& out, const Tensor& self, DimMask mask, double p));
+// The p values the norm loops treat apart; any other p is General.
+enum class NormKind { Zero, One, Two, Inf, NegInf, General };
+inline NormKind norm_kind(double p) {
+  if (p == 0) return NormKind::Zero;
+  if (p == 1) return NormKind::One;
+  if (p == 2) return NormKind::Two;
+  if (p == std::numeric_limits<double>::infinity()) return NormKind::Inf;
+  if (p == -std::numeric_limits<double>::infinity()) return NormKind::NegInf;
+  return NormKind::General;
+}
 
 }  // namespace mt

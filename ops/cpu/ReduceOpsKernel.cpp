@@ -216,8 +216,6 @@ struct VarOp {
   }
 };
 
-enum class NormKind { Zero, One, Two, Inf, NegInf, General };
-
 template <typename T>
 struct NormOp {
   using acc_t = double;
@@ -365,15 +363,6 @@ void var_kernel(const Tensor& out, const Tensor& self, DimMask mask, double corr
   dispatch_floating_types(self.dtype(), take_sqrt ? "std" : "var", [&]<typename T>() {
     run<T>(self, mask, VarOp<T>{out.data_ptr<T>(), correction, take_sqrt});
   });
-}
-
-NormKind norm_kind(double p) {
-  if (p == 0) return NormKind::Zero;
-  if (p == 1) return NormKind::One;
-  if (p == 2) return NormKind::Two;
-  if (p == std::numeric_limits<double>::infinity()) return NormKind::Inf;
-  if (p == -std::numeric_limits<double>::infinity()) return NormKind::NegInf;
-  return NormKind::General;
 }
 
 void norm_kernel(const Tensor& out, const Tensor& self, DimMask mask, double p) {

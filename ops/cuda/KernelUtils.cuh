@@ -45,9 +45,4 @@ __host__ __device__ __forceinline__ To convert(From v) {
   }
 }
 
-template <typename T>
-__device__ __forceinline__ opmath_t<T> load_opmath(const T* p) {
-  return static_cast<opmath_t<T>>(*p);
-}
-
 }  // namespace mt::cuda

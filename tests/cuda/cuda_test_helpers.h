@@ -5,6 +5,7 @@
 
 #include <microtorch/microtorch.h>
 #include <cmath>
+#include <functional>
 #include <string>
 
 #ifdef MT_WITH_CUDA
@@ -27,6 +28,16 @@ inline std::string why_no_gpu() {
 #else
   return "microtorch was built without CUDA";
 #endif
+}
+
+// The message of the mt::Error `f` raises, or "" when it raises none.
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const mt::Error& e) {
+    return e.what();
+  }
+  return "";
 }
 
 #define MT_SKIP_WITHOUT_GPU() \

@@ -11,21 +11,13 @@
 namespace {
 
 using mt::Tensor;
+using mt_test::error_of;
 using mt_test::expect_close_to_cpu;
 using mt_test::kOnCuda;
 
 // Two CPU tensors of one dtype and shape with equal elements.
 bool same(const Tensor& a, const Tensor& b) {
   return a.dtype() == b.dtype() && a.sizes() == b.sizes() && mt::eq(a, b).all().item<bool>();
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const mt::Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(CudaTransfer, ToDeviceAndBackKeepsEveryDtypeAndLayout) {
