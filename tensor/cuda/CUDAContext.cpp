@@ -66,7 +66,8 @@ void synchronize() {
   MT_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-CUDAGuard::CUDAGuard(int device) : original_(current_device()), current_(original_) {
+// Qualified: inside the class, plain current_device() names the member accessor.
+CUDAGuard::CUDAGuard(int device) : original_(::mt::cuda::current_device()), current_(original_) {
   if (device != original_) {
     set_device(device);
     current_ = device;

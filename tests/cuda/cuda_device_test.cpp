@@ -2,38 +2,23 @@
 // CUDA tensor says why CUDA is not available (without CUDA support, the allocator says so); with a
 // GPU, tensors come from the caching allocator and CUDAGuard switches devices. Every test that needs
 // a GPU skips without one.
-#include <gtest/gtest.h>
-
-#include <microtorch/microtorch.h>
 #include <string>
 
+#include "cuda/cuda_test_helpers.h"
 #include "tensor/Allocator.h"
 
 #ifdef MT_WITH_CUDA
-#include "tensor/cuda/CUDAContext.h"
 #include "tensor/cuda/CachingAllocator.h"
 #endif
 
 namespace {
 
-const mt::TensorOptions kOnCuda = mt::TensorOptions().device(mt::kCUDA);
-
-std::string error_of(void (*f)()) {
-  try {
-    f();
-  } catch (const mt::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using mt_test::error_of;
+using mt_test::kOnCuda;
 
 #ifdef MT_WITH_CUDA
 
-// Why there is no usable GPU ("" when there is one).
 std::string no_gpu_reason() { return error_of([] { mt::cuda::check_cuda_available(); }); }
-
-#define MT_SKIP_WITHOUT_GPU()                                                          \
-  if (!mt::cuda::is_available()) GTEST_SKIP() << "no CUDA device: " << no_gpu_reason()
 
 TEST(CudaDevice, WithoutAGpuAllocatingACudaTensorSaysWhyCudaIsNotAvailable) {
   if (mt::cuda::is_available()) GTEST_SKIP() << "a CUDA device is present";
