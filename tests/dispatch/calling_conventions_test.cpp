@@ -96,7 +96,7 @@ TEST(BoxedKernels, BoxedFunctionsAndLambdasAreCallableUnboxed) {
   Library cpu(Library::IMPL, "t_cc_boxed", DispatchKey::CPU);
   cpu.impl("numel_plus", mt::CppFunction::makeFromBoxedFunction<&boxed_numel_plus>());
   cpu.impl("keys", mt::CppFunction::makeFromBoxedFunction<&boxed_keys>());
-  const int64_t offset = 1000;
+  int64_t offset = 1000;  // not const, so the lambda really carries state
   cpu.impl("offset", mt::CppFunction::makeFromBoxedLambda([offset](const mt::OperatorHandle& op, DispatchKeySet, Stack* s) {
     const int64_t n = (*s)[0].toTensor().numel();
     s->clear();

@@ -88,7 +88,7 @@ TEST(TlsGuards, ExcludeGuardsNestWithIncludeGuardsAndRestore) {
 TEST(TlsGuards, ForceGuardReplacesBothSetsAndRestores) {
   mt::IncludeDispatchKeyGuard batched(DispatchKey::FuncTorchBatched);
   {
-    mt::ForceDispatchKeyGuard force(DispatchKeySet(DispatchKey::PreDispatch), DispatchKeySet());
+    mt::ForceDispatchKeyGuard force{DispatchKeySet(DispatchKey::PreDispatch), DispatchKeySet()};
     EXPECT_EQ(mt::tls_local_dispatch_key_set().included_, DispatchKeySet(DispatchKey::PreDispatch));
     EXPECT_TRUE(mt::tls_local_dispatch_key_set().excluded_.empty());
     {
@@ -161,7 +161,7 @@ TEST(TlsGuards, GuardsHeldByAnotherThreadDoNotLeakIntoThisOne) {
   std::atomic<bool> guards_set{false}, checked{false};
   std::thread other([&] {
     mt::IncludeDispatchKeyGuard include(DispatchKey::PreDispatch);
-    mt::ForceDispatchKeyGuard force(DispatchKeySet(DispatchKey::FuncTorchBatched), DispatchKeySet());
+    mt::ForceDispatchKeyGuard force{DispatchKeySet(DispatchKey::FuncTorchBatched), DispatchKeySet()};
     guards_set.store(true);
     while (!checked.load()) std::this_thread::yield();
   });

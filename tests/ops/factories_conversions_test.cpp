@@ -70,7 +70,7 @@ TEST(FactoryOps, LayersAboveBackendSelectSeeFactoryCalls) {
   });
   Tensor t;
   {
-    IncludeDispatchKeyGuard include(DispatchKeySet(DispatchKey::DispatchMode));
+    IncludeDispatchKeyGuard include{DispatchKeySet(DispatchKey::DispatchMode)};
     t = ones({2}, TensorOptions(kInt64));
   }
   EXPECT_EQ(seen, std::vector<std::string>{"ones"});

@@ -233,7 +233,7 @@ TEST(ReductionsMinMax, MetaTensorsGetShapesAndDtypesWithoutData) {
   EXPECT_EQ(mt::amin(t, {0, 2}).sizes(), IntArrayRef({4}));
   EXPECT_EQ(mt::argmax(t).dim(), 0);
   EXPECT_EQ(mt::argmax(t, -1).sizes(), IntArrayRef({3, 4}));
-  EXPECT_EQ(mt::all(t, {1}).dtype(), kBool);
+  EXPECT_EQ(mt::all(t, 1).dtype(), kBool);
   EXPECT_EQ(mt::any(t).sizes(), IntArrayRef(std::vector<int64_t>{}));
   expect_error<RuntimeError>([&] { mt::max(mt::empty({0}, meta)); }, "max(): Expected reduction dim to be specified");
 }
