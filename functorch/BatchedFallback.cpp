@@ -11,6 +11,7 @@
 
 #include "dispatch/Library.h"
 #include "functorch/BatchedTensorImpl.h"
+#include "dispatch/MapTensors.h"
 #include "functorch/VmapInterpreter.h"
 #include "functorch/batching/BatchingHelpers.h"
 #include "ops/Functions.h"
@@ -38,19 +39,10 @@ void warn_fallback_once(const OperatorHandle& op) {
 
 // Argument `v` for batch entry `b`: a batched tensor's slice, anything else as it is.
 IValue slice_for_entry(const IValue& v, int64_t level, int64_t b) {
-  if (v.isTensor()) {
-    auto [value, bdim] = unwrap_at_level(v.toTensorRef(), level);
-    return bdim ? IValue(value.select(*bdim, b)) : v;
-  }
-  if (v.isTensorList()) {
-    std::vector<Tensor> slices;
-    for (const Tensor& t : v.toTensorList()) {
-      auto [value, bdim] = unwrap_at_level(t, level);
-      slices.push_back(bdim ? value.select(*bdim, b) : t);
-    }
-    return IValue(std::move(slices));
-  }
-  return v;
+  return map_tensors(v, [&](const Tensor& t) {
+    auto [value, bdim] = unwrap_at_level(t, level);
+    return bdim ? value.select(*bdim, b) : t;
+  });
 }
 
 void batched_fallback(const OperatorHandle& op, DispatchKeySet, Stack* stack) {

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "autograd/GradMode.h"
+#include "dispatch/MapTensors.h"
 #include "functorch/TensorWrapper.h"
 #include "tensor/SmallVector.h"
 
@@ -40,16 +41,7 @@ void GradInterpreter::process(const OperatorHandle& op, Stack* stack) {
   const size_t n = schema.arguments.size();
   IValue* args = stack->data() + stack->size() - n;
   check_no_mutation_of_captures(schema, args, level());
-  const auto lift = [&](const Tensor& t) { return is_live_at(t, level()) ? t : wrap(t, /*immutable=*/true); };
-  for (size_t i = 0; i < n; ++i) {
-    if (args[i].isTensor()) {
-      if (!is_live_at(args[i].toTensorRef(), level())) args[i] = IValue(lift(args[i].toTensorRef()));
-    } else if (args[i].isTensorList()) {
-      std::vector<Tensor> lifted;
-      for (const Tensor& t : args[i].toTensorList()) lifted.push_back(t.defined() ? lift(t) : t);
-      args[i] = IValue(std::move(lifted));
-    }
-  }
+  map_tensors(stack, n, [&](const Tensor& t) { return is_live_at(t, level()) ? t : wrap(t, /*immutable=*/true); });
   enable_only(DispatchKeySet({DispatchKey::ADInplaceOrView, DispatchKey::AutogradFunctionality}));
   op.callBoxed(stack);
 }
@@ -60,15 +52,7 @@ void GradInterpreter::send_to_next(const OperatorHandle& op, Stack* stack) {
   IValue* args = stack->data() + stack->size() - n;
   SmallVector<IValue, 8> wrapped_args;
   for (size_t i = 0; i < n; ++i) wrapped_args.push_back(args[i]);
-  for (size_t i = 0; i < n; ++i) {
-    if (args[i].isTensor()) {
-      args[i] = IValue(unwrap_at_grad_level(args[i].toTensorRef(), level()));
-    } else if (args[i].isTensorList()) {
-      std::vector<Tensor> unwrapped;
-      for (const Tensor& t : args[i].toTensorList()) unwrapped.push_back(unwrap_at_grad_level(t, level()));
-      args[i] = IValue(std::move(unwrapped));
-    }
-  }
+  map_tensors(stack, n, [&](const Tensor& t) { return unwrap_at_grad_level(t, level()); });
   {
     // Under no_grad outside the transform, the outer levels record nothing (the grad mode inside is
     // the transform's own).
@@ -94,13 +78,7 @@ void GradInterpreter::send_to_next(const OperatorHandle& op, Stack* stack) {
     }
     // A view of a captured tensor is as immutable as the tensor.
     const bool immutable = source && immutable_arg(*source);
-    if (results[r].isTensor()) {
-      results[r] = IValue(wrap(results[r].toTensor(), immutable));
-    } else if (results[r].isTensorList()) {
-      std::vector<Tensor> wrapped;
-      for (const Tensor& t : results[r].toTensorList()) wrapped.push_back(t.defined() ? wrap(t, immutable) : t);
-      results[r] = IValue(std::move(wrapped));
-    }
+    results[r] = map_tensors(results[r], [&](const Tensor& t) { return wrap(t, immutable); });
   }
 }
 

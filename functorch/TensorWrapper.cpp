@@ -1,6 +1,7 @@
 #include "functorch/TensorWrapper.h"
 
 #include "dispatch/Library.h"
+#include "dispatch/MapTensors.h"
 
 namespace mt::functorch {
 
@@ -49,16 +50,7 @@ Tensor unwrap_dead_wrappers(const Tensor& t) {
 }
 
 void unwrap_dead_wrappers(Stack* stack, size_t n) {
-  for (IValue* v = stack->data() + stack->size() - n; v != stack->data() + stack->size(); ++v) {
-    if (v->isTensor()) {
-      if (const TensorWrapper* w = maybe_get_wrapper(v->toTensorRef()); w && !w->is_alive())
-        *v = IValue(unwrap_dead_wrappers(v->toTensorRef()));
-    } else if (v->isTensorList()) {
-      std::vector<Tensor> unwrapped;
-      for (const Tensor& t : v->toTensorList()) unwrapped.push_back(unwrap_dead_wrappers(t));
-      *v = IValue(std::move(unwrapped));
-    }
-  }
+  map_tensors(stack, n, [](const Tensor& t) { return unwrap_dead_wrappers(t); });
 }
 
 namespace {

@@ -3,6 +3,8 @@
 #include <optional>
 #include <vector>
 
+#include "dispatch/MapTensors.h"
+
 namespace mt {
 
 namespace {
@@ -77,13 +79,7 @@ void FakeTensorMode::dispatch(const OperatorHandle& op, DispatchKeySet, Stack& s
     // A view shares its base's (empty) storage, as autograd's view tracking expects.
     intrusive_ptr<StorageImpl> storage;
     if (source_is_tensor) storage = originals[*source].toTensorRef().unsafeGetTensorImpl()->storage();
-    if (results[r].isTensor()) {
-      results[r] = IValue(fake_like(results[r].toTensorRef(), out_device, storage));
-    } else if (results[r].isTensorList()) {
-      std::vector<Tensor> fakes;
-      for (const Tensor& t : results[r].toTensorList()) fakes.push_back(fake_like(t, out_device, storage));
-      results[r] = IValue(std::move(fakes));
-    }
+    results[r] = map_tensors(results[r], [&](const Tensor& t) { return fake_like(t, out_device, storage); });
   }
 }
 

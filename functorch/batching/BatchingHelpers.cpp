@@ -1,6 +1,7 @@
 #include "functorch/batching/BatchingHelpers.h"
 
 #include "dispatch/LocalDispatchKeySet.h"
+#include "dispatch/MapTensors.h"
 #include "functorch/VmapInterpreter.h"
 #include "ops/Functions.h"
 
@@ -37,15 +38,7 @@ void check_inplace_self_batched(const FunctionSchema& schema, const IValue* args
 
 void wrap_results(const OperatorHandle& op, Stack* stack, int64_t bdim, int64_t level) {
   const size_t n = op.schema().returns.size();
-  for (IValue* r = stack->data() + stack->size() - n; r != stack->data() + stack->size(); ++r) {
-    if (r->isTensor()) {
-      *r = make_batched(r->toTensor(), bdim, level);
-    } else if (r->isTensorList()) {
-      std::vector<Tensor> wrapped;
-      for (const Tensor& t : r->toTensorList()) wrapped.push_back(make_batched(t, bdim, level));
-      *r = IValue(std::move(wrapped));
-    }
-  }
+  map_tensors(stack, n, [&](const Tensor& t) { return make_batched(t, bdim, level); });
 }
 
 }  // namespace mt::functorch

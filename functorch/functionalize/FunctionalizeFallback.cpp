@@ -12,6 +12,7 @@
 
 #include "dispatch/Library.h"
 #include "dispatch/modes/FakeTensorMode.h"
+#include "dispatch/MapTensors.h"
 #include "functorch/functionalize/FunctionalTensorWrapper.h"
 #include "functorch/functionalize/FunctionalizeInterpreter.h"
 #include "ops/Functions.h"
@@ -57,13 +58,7 @@ IValue unwrapped(const IValue& v, int64_t level) {
     w->sync();
     return w->value();
   };
-  if (v.isTensor()) return IValue(unwrap(v.toTensorRef()));
-  if (v.isTensorList()) {
-    std::vector<Tensor> values;
-    for (const Tensor& t : v.toTensorList()) values.push_back(unwrap(t));
-    return IValue(std::move(values));
-  }
-  return v;
+  return map_tensors(v, unwrap);
 }
 
 void unwrap_args(Stack* stack, size_t n, int64_t level) {
@@ -112,17 +107,7 @@ void check_on_meta(const OperatorHandle& op, const IValue* args, size_t n) {
       !op.hasKernelForDispatchKey(DispatchKey::CompositeExplicitAutograd))
     return;
   Stack meta;
-  for (size_t i = 0; i < n; ++i) {
-    if (args[i].isTensor() && args[i].toTensorRef().defined()) {
-      meta.push_back(IValue(meta_twin(args[i].toTensorRef())));
-    } else if (args[i].isTensorList()) {
-      std::vector<Tensor> twins;
-      for (const Tensor& t : args[i].toTensorList()) twins.push_back(t.defined() ? meta_twin(t) : t);
-      meta.push_back(IValue(std::move(twins)));
-    } else {
-      meta.push_back(args[i]);
-    }
-  }
+  for (size_t i = 0; i < n; ++i) meta.push_back(map_tensors(args[i], meta_twin));
   op.redispatchBoxed(meta_kernel_keys, &meta);
 }
 

@@ -1,5 +1,6 @@
 #include "functorch/functionalize/FunctionalizeInterpreter.h"
 
+#include "dispatch/MapTensors.h"
 #include "functorch/functionalize/FunctionalTensorWrapper.h"
 
 namespace mt::functorch {
@@ -9,15 +10,7 @@ Tensor FunctionalizeInterpreter::wrap(Tensor value) const {
 }
 
 void FunctionalizeInterpreter::wrap_results(Stack* stack, size_t n) const {
-  for (IValue* v = stack->data() + stack->size() - n; v != stack->data() + stack->size(); ++v) {
-    if (v->isTensor() && v->toTensorRef().defined()) {
-      *v = IValue(wrap(v->toTensor()));
-    } else if (v->isTensorList()) {
-      std::vector<Tensor> wrapped;
-      for (const Tensor& t : v->toTensorList()) wrapped.push_back(t.defined() ? wrap(t) : t);
-      *v = IValue(std::move(wrapped));
-    }
-  }
+  map_tensors(stack, n, [&](const Tensor& t) { return wrap(t); });
 }
 
 void FunctionalizeInterpreter::process(const OperatorHandle& op, Stack* stack) {

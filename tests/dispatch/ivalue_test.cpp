@@ -1,5 +1,6 @@
 // IValue: the 16-byte boxed value of the dispatcher's boxed calling convention.
 #include "dispatch/IValue.h"
+#include "dispatch/MapTensors.h"
 
 #include <gtest/gtest.h>
 
@@ -256,4 +257,35 @@ TEST(IValueErrors, WrongTypeAccessThrowsTypeErrorNamingExpectedAndActual) {
   EXPECT_EQ(v.toInt(), 9);  // NOLINT(bugprone-use-after-move)
   // TypeError is an mt::Error.
   EXPECT_THROW(IValue().toBool(), mt::Error);
+}
+
+// map_tensors (dispatch/MapTensors.h), as transforms and modes use it on a call's boxed values.
+namespace {
+bool is_full(const mt::Tensor& t, int64_t numel, double value) {
+  return t.numel() == numel && t.eq(value).all().item<bool>();
+}
+}  // namespace
+
+TEST(MapTensors, ReplacesDefinedTensorsAloneOrInListsAndLeavesEverythingElse) {
+  const mt::Tensor a = mt::full({2}, 1.0), b = mt::full({3}, 2.0);
+  const auto doubled = [](const mt::Tensor& t) { return t.mul(2); };
+  EXPECT_TRUE(is_full(mt::map_tensors(IValue(a), doubled).toTensor(), 2, 2.0));
+  EXPECT_TRUE(mt::map_tensors(IValue(mt::Tensor()), doubled).isNone());  // an undefined tensor boxes as None
+  const IValue list = mt::map_tensors(IValue(std::vector<mt::Tensor>{a, mt::Tensor(), b}), doubled);
+  ASSERT_EQ(list.toTensorList().size(), 3u);
+  EXPECT_TRUE(is_full(list.toTensorList()[0], 2, 2.0));
+  EXPECT_FALSE(list.toTensorList()[1].defined());  // a hole stays a hole
+  EXPECT_TRUE(is_full(list.toTensorList()[2], 3, 4.0));
+  EXPECT_EQ(mt::map_tensors(IValue(int64_t{7}), doubled).toInt(), 7);
+  EXPECT_TRUE(mt::map_tensors(IValue(), doubled).isNone());
+
+  // On a stack: only the last n values, in place.
+  mt::Stack stack;
+  stack.push_back(IValue(a));
+  stack.push_back(IValue(b));
+  stack.push_back(IValue(2.5));
+  mt::map_tensors(&stack, 2, doubled);
+  EXPECT_TRUE(is_full(stack[0].toTensor(), 2, 1.0));
+  EXPECT_TRUE(is_full(stack[1].toTensor(), 3, 4.0));
+  EXPECT_EQ(stack[2].toDouble(), 2.5);
 }
