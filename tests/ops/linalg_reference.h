@@ -1,6 +1,7 @@
 #pragma once
 // Naive double-precision references for the linear algebra tests: triple loops over logical indices of
-// tensors of any layout, written from the mathematical definitions.
+// tensors of any layout, written from the mathematical definitions. Operands are read into doubles once
+// (values()), so the loops cost plain arithmetic even in unoptimised and sanitized builds.
 #include <vector>
 
 #include "reference.h"
@@ -9,23 +10,18 @@ namespace mt::testing {
 
 inline const ScalarType kMatmulTypes[] = {kFloat32, kFloat64, kFloat16, kBFloat16, kInt64};
 
-// Element [i][j] of a matrix and [b][i][j] of a batch, whatever their strides.
-inline double at(const Tensor& t, int64_t i, int64_t j) { return element(t, i * t.size(1) + j); }
-inline double at(const Tensor& t, int64_t b, int64_t i, int64_t j) {
-  return element(t, (b * t.size(1) + i) * t.size(2) + j);
-}
-
 // beta * self[i][j] + alpha * sum_k a[i][k] b[k][j], row by row. `self` (optional) is given as a
 // function of (i, j) so that tests can broadcast it however they like.
 inline std::vector<double> naive_addmm(const Tensor& a, const Tensor& b, double alpha = 1,
                                        const std::function<double(int64_t, int64_t)>& self = nullptr,
                                        double beta = 0) {
   const int64_t m = a.size(0), k = a.size(1), n = b.size(1);
+  const std::vector<double> va = values(a), vb = values(b);
   std::vector<double> out;
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n; ++j) {
       double sum = 0;
-      for (int64_t p = 0; p < k; ++p) sum += at(a, i, p) * at(b, p, j);
+      for (int64_t p = 0; p < k; ++p) sum += va[i * k + p] * vb[p * n + j];
       out.push_back((self && beta != 0 ? beta * self(i, j) : 0) + alpha * sum);
     }
   }
@@ -33,12 +29,14 @@ inline std::vector<double> naive_addmm(const Tensor& a, const Tensor& b, double 
 }
 
 inline std::vector<double> naive_bmm(const Tensor& a, const Tensor& b) {
+  const int64_t batch = a.size(0), m = a.size(1), k = a.size(2), n = b.size(2);
+  const std::vector<double> va = values(a), vb = values(b);
   std::vector<double> out;
-  for (int64_t q = 0; q < a.size(0); ++q)
-    for (int64_t i = 0; i < a.size(1); ++i)
-      for (int64_t j = 0; j < b.size(2); ++j) {
+  for (int64_t q = 0; q < batch; ++q)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
         double sum = 0;
-        for (int64_t p = 0; p < a.size(2); ++p) sum += at(a, q, i, p) * at(b, q, p, j);
+        for (int64_t p = 0; p < k; ++p) sum += va[(q * m + i) * k + p] * vb[(q * k + p) * n + j];
         out.push_back(sum);
       }
   return out;
@@ -65,6 +63,7 @@ inline std::vector<double> naive_matmul(const Tensor& a, const Tensor& b, const 
     }
     return offset;
   };
+  const std::vector<double> va = values(a), vb = values(b);
   std::vector<double> out;
   for (int64_t q = 0; q < count; ++q) {
     const int64_t oa = batch_offset(a, std::max<int64_t>(da - 2, 0), n * k, q);
@@ -72,7 +71,7 @@ inline std::vector<double> naive_matmul(const Tensor& a, const Tensor& b, const 
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < p; ++j) {
         double sum = 0;
-        for (int64_t r = 0; r < k; ++r) sum += element(a, oa + i * k + r) * element(b, ob + r * p + j);
+        for (int64_t r = 0; r < k; ++r) sum += va[oa + i * k + r] * vb[ob + r * p + j];
         out.push_back(sum);
       }
   }

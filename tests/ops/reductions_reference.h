@@ -39,21 +39,27 @@ inline Dims expected_shape(IntArrayRef sizes, const Dims& dims, bool keepdim) {
 // The elements each output reduces, in logical order; outputs in row-major order of the kept dims.
 inline std::vector<std::vector<double>> gather(const Tensor& t, const Dims& dims) {
   const Dims w = wrapped_dims(dims, t.dim());
+  // Plain copies of the geometry and values: this runs per element, also in unoptimised test builds.
+  const std::vector<int64_t> sizes(t.sizes().begin(), t.sizes().end());
+  std::vector<bool> kept(sizes.size());
   int64_t outputs = 1;
-  for (int64_t d = 0; d < t.dim(); ++d)
-    if (!contains(w, d)) outputs *= t.size(d);
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    kept[d] = !contains(w, d);
+    if (kept[d]) outputs *= sizes[d];
+  }
+  const std::vector<double> v = values(t);
   std::vector<std::vector<double>> groups(outputs);
-  for (int64_t flat = 0; flat < t.numel(); ++flat) {
+  for (int64_t flat = 0; flat < static_cast<int64_t>(v.size()); ++flat) {
     int64_t rest = flat, out = 0, mul = 1;
     for (int64_t d = t.dim() - 1; d >= 0; --d) {
-      const int64_t c = rest % t.size(d);
-      rest /= t.size(d);
-      if (!contains(w, d)) {
+      const int64_t c = rest % sizes[d];
+      rest /= sizes[d];
+      if (kept[d]) {
         out += c * mul;
-        mul *= t.size(d);
+        mul *= sizes[d];
       }
     }
-    groups[out].push_back(element(t, flat));
+    groups[out].push_back(v[flat]);
   }
   return groups;
 }

@@ -10,30 +10,44 @@
 
 namespace mt::testing {
 
+// Reads elements of a tensor of any layout and dtype (which must outlive it), by flat logical index, as
+// doubles. It looks the geometry up once: references read every element, also in unoptimised builds.
+class ElementReader {
+ public:
+  explicit ElementReader(const Tensor& t)
+      : sizes_(t.sizes()), strides_(t.strides()), base_(static_cast<const char*>(t.data_ptr())), dtype_(t.dtype()) {}
+
+  double operator()(int64_t flat) const {
+    int64_t offset = 0;
+    for (int64_t d = static_cast<int64_t>(sizes_.size()) - 1; d >= 0; --d) {
+      offset += (flat % sizes_[d]) * strides_[d];
+      flat /= sizes_[d];
+    }
+    switch (dtype_) {
+      case kBool: return reinterpret_cast<const bool*>(base_)[offset];
+      case kInt64: return static_cast<double>(reinterpret_cast<const int64_t*>(base_)[offset]);
+      case kFloat32: return reinterpret_cast<const float*>(base_)[offset];
+      case kFloat64: return reinterpret_cast<const double*>(base_)[offset];
+      case kFloat16: return static_cast<float>(reinterpret_cast<const Half*>(base_)[offset]);
+      case kBFloat16: return static_cast<float>(reinterpret_cast<const BFloat16*>(base_)[offset]);
+      default: ADD_FAILURE() << "unknown dtype";
+    }
+    return 0;
+  }
+
+ private:
+  IntArrayRef sizes_, strides_;
+  const char* base_;
+  ScalarType dtype_;
+};
+
 // Element at a flat logical index of a tensor of any layout and dtype, as a double.
-inline double element(const Tensor& t, int64_t flat) {
-  int64_t offset = 0;
-  for (int64_t d = t.dim() - 1; d >= 0; --d) {
-    offset += (flat % t.size(d)) * t.stride(d);
-    flat /= t.size(d);
-  }
-  const char* base = static_cast<const char*>(t.data_ptr());
-  double v = 0;
-  switch (t.dtype()) {
-    case kBool: v = reinterpret_cast<const bool*>(base)[offset]; break;
-    case kInt64: v = static_cast<double>(reinterpret_cast<const int64_t*>(base)[offset]); break;
-    case kFloat32: v = reinterpret_cast<const float*>(base)[offset]; break;
-    case kFloat64: v = reinterpret_cast<const double*>(base)[offset]; break;
-    case kFloat16: v = static_cast<float>(reinterpret_cast<const Half*>(base)[offset]); break;
-    case kBFloat16: v = static_cast<float>(reinterpret_cast<const BFloat16*>(base)[offset]); break;
-    default: ADD_FAILURE() << "unknown dtype";
-  }
-  return v;
-}
+inline double element(const Tensor& t, int64_t flat) { return ElementReader(t)(flat); }
 
 inline std::vector<double> values(const Tensor& t) {
+  const ElementReader read(t);
   std::vector<double> out(t.numel());
-  for (int64_t i = 0; i < t.numel(); ++i) out[i] = element(t, i);
+  for (int64_t i = 0; i < t.numel(); ++i) out[i] = read(i);
   return out;
 }
 
