@@ -87,18 +87,26 @@ Tensor mean_dim(DispatchKeySet ks, const Tensor& self, std::optional<IntArrayRef
 
 // --- prod ---------------------------------------------------------------------------------------------
 
-// The product of the other elements of each element's slice (over `mask`), without dividing by zero:
-// with no zero in the slice it is prod / x; at the slice's only zero it is the product of the rest;
-// anywhere else it is 0.
+// The product of the other elements of each element's slice (over `mask`), without dividing by zero,
+// written so that its own derivative (prod's second derivative) is right too. With p the product of
+// the slice's nonzero elements and z the sum of its zeros (0, but it carries their gradient):
+// - no zero: p / x;
+// - one zero: p at the zero, z * p / x elsewhere (0, growing with the zero);
+// - two zeros: (z - x) * p at each zero (0, growing with the other zero), 0 elsewhere;
+// - more: 0 everywhere, with a zero derivative.
 Tensor prod_of_others(const Tensor& self, DimMask mask) {
   const std::vector<int64_t> dims = mask_dims(mask, self.dim());
   const Tensor is_zero = self.eq(0);
   const Tensor nonzero = self.masked_fill(is_zero, 1.0);
-  const Tensor prod_nonzero = dims.empty() ? nonzero : nonzero.prod(dims[0], true);
-  Tensor p = prod_nonzero;
+  Tensor p = dims.empty() ? nonzero : nonzero.prod(dims[0], true);
   for (size_t i = 1; i < dims.size(); ++i) p = p.prod(dims[i], true);
   const Tensor zeros_in_slice = is_zero.to(self.dtype()).sum(dims, /*keepdim=*/true);
-  return mt::where(is_zero, mt::where(zeros_in_slice.eq(1), p, 0.0), mt::where(zeros_in_slice.eq(0), p / nonzero, 0.0));
+  const Tensor z = (self * is_zero.to(self.dtype())).sum(dims, /*keepdim=*/true);
+  const Tensor p_over_x = p / nonzero;
+  const Tensor at_zero = mt::where(zeros_in_slice.eq(1), p, mt::where(zeros_in_slice.eq(2), (z - self) * p, 0.0));
+  const Tensor elsewhere =
+      mt::where(zeros_in_slice.eq(0), p_over_x, mt::where(zeros_in_slice.eq(1), z * p_over_x, 0.0));
+  return mt::where(is_zero, at_zero, elsewhere);
 }
 
 Tensor prod(DispatchKeySet ks, const Tensor& self, std::optional<ScalarType> dtype) {

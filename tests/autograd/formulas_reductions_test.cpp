@@ -40,6 +40,39 @@ TEST(ReductionFormulas, Prod) {
   EXPECT_EQ(x.prod(0).grad_fn()->name(), "ProdBackward1");
 }
 
+// prod's Hessian from its definition: d2 prod(x) / dxi dxj is the product of the elements other than
+// i and j, and 0 on the diagonal. Rows of a matrix (prod over a dim) and a whole vector, at points with
+// no, one, two and three zeros in a slice.
+TEST(ReductionFormulas, ProdSecondDerivativeWithZeros) {
+  const std::vector<std::vector<double>> rows = {{2, -3, 0.5, 4}, {2, 0, 0.5, 4}, {0, -3, 0, 4}, {0, 0, 0.5, 0}};
+  const int64_t n = 4;
+  std::vector<double> flat;
+  for (const auto& row : rows) flat.insert(flat.end(), row.begin(), row.end());
+  const Tensor x = mt::tensor(flat, mt::kFloat64).reshape({4, n}).detach().requires_grad_();
+  const Tensor g = mt::autograd::grad({x.prod(1).sum()}, {x}, {}, std::nullopt, /*create_graph=*/true)[0];
+  for (int64_t r = 0; r < 4; ++r) {
+    for (int64_t i = 0; i < n; ++i) {
+      const std::vector<double> hessian_row = values(mt::autograd::grad({g[r][i]}, {x}, {}, /*retain_graph=*/true)[0]);
+      for (int64_t s = 0; s < 4; ++s) {
+        for (int64_t j = 0; j < n; ++j) {
+          double expected = 0;
+          if (s == r && j != i) {
+            expected = 1;
+            for (int64_t k = 0; k < n; ++k)
+              if (k != i && k != j) expected *= rows[r][k];
+          }
+          EXPECT_EQ(hessian_row[s * n + j], expected) << "row " << r << ", d/dx" << i << " d/dx" << j;
+        }
+      }
+    }
+  }
+  // The whole-tensor prod of one row with two zeros: only the two zeros' mixed derivative is nonzero.
+  const Tensor y = mt::tensor({0.0, 5.0, 0.0, -2.0}, mt::kFloat64).requires_grad_();
+  const Tensor gy = mt::autograd::grad({y.prod()}, {y}, {}, std::nullopt, /*create_graph=*/true)[0];
+  EXPECT_EQ(values(mt::autograd::grad({gy[0]}, {y}, {}, /*retain_graph=*/true)[0]), (std::vector<double>{0, 0, -10, 0}));
+  EXPECT_EQ(values(mt::autograd::grad({gy[1]}, {y})[0]), (std::vector<double>{0, 0, 0, 0}));
+}
+
 TEST(ReductionFormulas, MaxMinAmaxAmin) {
   const variable_list in{rnd({3, 4}, 4)};
   check([](const variable_list& x) { return x[0].max(); }, in, /*second=*/false);
