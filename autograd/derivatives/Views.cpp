@@ -2,6 +2,11 @@
 // are views or reductions of the output's gradient), and select, slice, diagonal, as_strided (whose
 // gradients place the output's gradient into zeros of self's shape, with scatter so that they are
 // differentiable again).
+#include <algorithm>
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
 #include "autograd/derivatives/Formulas.h"
 
 namespace mt::autograd {
@@ -148,8 +153,24 @@ int64_t extreme_position(IntArrayRef sizes, IntArrayRef strides, int64_t offset,
   return offset;
 }
 
-// The output's gradient is summed per storage position, then read back at self's positions (self is
-// assumed not to overlap itself, as a tensor made by an op is).
+// Whether two elements of a tensor of this geometry may share a storage position: sorted by stride,
+// each dim must step past everything the smaller dims reach (a broadcast dim never does).
+bool may_overlap(IntArrayRef sizes, IntArrayRef strides) {
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dims that step
+  for (size_t d = 0; d < sizes.size(); ++d)
+    if (sizes[d] > 1) dims.emplace_back(std::abs(strides[d]), sizes[d]);
+  std::sort(dims.begin(), dims.end());
+  int64_t reach = 0;
+  for (const auto& [stride, size] : dims) {
+    if (stride <= reach) return true;
+    reach += stride * (size - 1);
+  }
+  return false;
+}
+
+// The output's gradient is summed per storage position, then read back at self's positions. Where
+// self itself overlaps (an expanded tensor), the elements sharing a position share its gradient evenly,
+// as in PyTorch, so that their sum is the position's.
 Tensor as_strided(DispatchKeySet ks, const Tensor& self, IntArrayRef size, IntArrayRef stride,
                   std::optional<int64_t> storage_offset) {
   Tensor out = below_autograd(
@@ -168,7 +189,12 @@ Tensor as_strided(DispatchKeySet ks, const Tensor& self, IntArrayRef size, IntAr
              const Tensor self_pos = storage_positions(sizes, strides, offset - lo).reshape({-1});
              const Tensor out_pos = storage_positions(out_sizes, out_strides, out_offset - lo).reshape({-1});
              const Tensor flat = zeros({extent}, g[0].options()).scatter_add(0, out_pos, g[0].reshape({-1}));
-             return variable_list{flat.index_select(0, self_pos).view(sizes)};
+             Tensor grad = flat.index_select(0, self_pos);
+             if (may_overlap(sizes, strides)) {
+               const Tensor sharing = zeros({extent}, g[0].options()).scatter_add(0, self_pos, ones_like(grad));
+               grad = grad / sharing.index_select(0, self_pos);
+             }
+             return variable_list{grad.view(sizes)};
            });
   }
   return out;

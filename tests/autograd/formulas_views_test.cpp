@@ -79,6 +79,20 @@ TEST(ViewFormulas, AsStrided) {
   EXPECT_EQ(values(mt::autograd::grad({x.as_strided({3, 2}, {1, 1}).sum()}, {x})[0]), (std::vector<double>{1, 2, 2, 1}));
 }
 
+TEST(ViewFormulas, AsStridedOfAnOverlappingTensorSharesEachPositionsGradient) {
+  // x holds a's four values three times over; y reads each once, so y = sum_i c_i a_i.
+  const Tensor a = mt::tensor({1.0, 2.0, 3.0, 4.0}, mt::kFloat64).requires_grad_();
+  const Tensor c = mt::tensor({1.0, -2.0, 0.5, 3.0}, mt::kFloat64);
+  const Tensor x = a.expand({3, 4});
+  const Tensor y = (x.as_strided({4}, {1}) * c).sum();
+  EXPECT_EQ(values(mt::autograd::grad({y}, {a}, {}, /*retain_graph=*/true)[0]), (std::vector<double>{1, -2, 0.5, 3}));
+  // The three elements of x at each position share its gradient.
+  const std::vector<double> third{1.0 / 3, -2.0 / 3, 0.5 / 3, 1.0};
+  std::vector<double> expected;
+  for (int r = 0; r < 3; ++r) expected.insert(expected.end(), third.begin(), third.end());
+  EXPECT_EQ(values(mt::autograd::grad({y}, {x})[0]), expected);
+}
+
 TEST(ViewFormulas, ViewsOfViewsAndReshapes) {
   const variable_list in{rnd({2, 3, 4}, 10)};
   check([](const variable_list& x) { return x[0].flatten(1).select(1, 5) * x[0].select(2, 1).select(1, 2); }, in);
