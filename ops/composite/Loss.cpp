@@ -115,8 +115,6 @@ Tensor cross_entropy_probabilities(const Tensor& self, const Tensor& target, con
   MT_CHECK(is_floating_point(target.dtype()), "Expected floating point type for target with class probabilities, got ",
            target.dtype());
   MT_CHECK(ignore_index < 0, "ignore_index is not supported for floating point target");
-  MT_CHECK(label_smoothing >= 0.0 && label_smoothing <= 1.0, "label_smoothing must be between 0.0 and 1.0. Got: ",
-           label_smoothing);
   const int64_t class_dim = self.dim() == 1 ? 0 : 1;
   const int64_t n_classes = self.size(class_dim);
   check_class_weight(weight, n_classes, "cross_entropy: ");
@@ -135,7 +133,6 @@ Tensor cross_entropy_probabilities(const Tensor& self, const Tensor& target, con
 // target), both reduced alike; the uniform part skips ignored targets and weighs classes as nll_loss.
 Tensor cross_entropy_smoothed(const Tensor& log_p, const Tensor& target, const std::optional<Tensor>& weight,
                               int64_t reduction, int64_t ignore_index, double label_smoothing) {
-  MT_CHECK(label_smoothing <= 1.0, "label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
   const int64_t class_dim = log_p.dim() == 1 ? 0 : 1;
   const int64_t n_classes = log_p.size(class_dim);
   const Tensor nll = mt::nll_loss(log_p, target, weight, reduction, ignore_index);
@@ -162,6 +159,8 @@ Tensor cross_entropy_smoothed(const Tensor& log_p, const Tensor& target, const s
 Tensor cross_entropy_loss(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
                           int64_t reduction, int64_t ignore_index, double label_smoothing) {
   check_reduction(reduction);
+  MT_CHECK(label_smoothing >= 0.0 && label_smoothing <= 1.0, "label_smoothing must be between 0.0 and 1.0. Got: ",
+           label_smoothing);
   if (self.sizes() == target.sizes()) {
     return cross_entropy_probabilities(self, target, weight, reduction, ignore_index, label_smoothing);
   }
@@ -208,7 +207,7 @@ Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const std:
     MT_CHECK(mt::logical_and(self >= 0, self <= 1).all().item<bool>(), "all elements of input should be between 0 and 1");
   }
   Tensor loss = (target - 1) * mt::clamp_min(mt::log1p(-self), -100) - target * mt::clamp_min(mt::log(self), -100);
-  if (weight) loss = loss * *weight;
+  if (weight) loss = loss * weight->to(loss.dtype());  // the loss keeps the input's dtype, as in PyTorch
   return apply_reduction(loss, reduction);
 }
 
@@ -219,7 +218,7 @@ Tensor binary_cross_entropy_backward(const Tensor& grad_output, const Tensor& se
   check_reduction(reduction);
   constexpr double kEpsilon = 1e-12;
   Tensor grad = grad_output * (self - target) / mt::clamp_min((-self + 1) * self, kEpsilon);
-  if (weight) grad = grad * *weight;
+  if (weight) grad = grad * weight->to(grad.dtype());
   if (reduction == Reduction::Mean) grad = grad / static_cast<double>(self.numel());
   return grad;
 }
@@ -233,9 +232,11 @@ Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target
                  self.sizes(), ")");
   check_floating("binary_cross_entropy_with_logits", result_type(self, target));
   const Tensor log_sigmoid_neg = mt::log1p(mt::exp(-mt::abs(self))) + mt::relu(-self);  // -log(sigmoid(x))
-  const Tensor scaled = pos_weight ? ((*pos_weight - 1) * target + 1) * log_sigmoid_neg : log_sigmoid_neg;
+  // The weights do not promote the loss, as in PyTorch.
+  const Tensor scaled =
+      pos_weight ? ((pos_weight->to(log_sigmoid_neg.dtype()) - 1) * target + 1) * log_sigmoid_neg : log_sigmoid_neg;
   Tensor loss = (-target + 1) * self + scaled;
-  if (weight) loss = loss * *weight;
+  if (weight) loss = loss * weight->to(loss.dtype());
   return apply_reduction(loss, reduction);
 }
 

@@ -305,6 +305,8 @@ TEST(NNLoss, ErrorsNameTheProblem) {
                              "label_smoothing must be between 0.0 and 1.0. Got: 1.5");
   expect_error<RuntimeError>([&] { mt::cross_entropy_loss(x, mt::zeros({3, 5}), std::nullopt, Reduction::Mean, -100, -0.5); },
                              "label_smoothing must be between 0.0 and 1.0. Got: -0.5");
+  expect_error<RuntimeError>([&] { mt::cross_entropy_loss(x, t, std::nullopt, Reduction::Mean, -100, -0.5); },
+                             "label_smoothing must be between 0.0 and 1.0. Got: -0.5");
   expect_error<RuntimeError>([&] { mt::cross_entropy_loss(x, mt::zeros({3, 4})); }, "0D or 1D target tensor expected");
   expect_error<ValueError>([&] { mt::nll_loss(x, t, std::nullopt, 3); }, "3 is not a valid value for reduction");
   expect_error<ValueError>([&] { mt::cross_entropy_loss(x, t, std::nullopt, -1); }, "-1 is not a valid value for reduction");

@@ -167,6 +167,22 @@ TEST(NNRegressionLoss, BinaryCrossEntropyWithLogitsMatchesReference) {
             kFloat64);
 }
 
+// As in PyTorch, the weights of the binary cross entropies do not promote the loss or its gradient: a
+// float32 input with float64 weights gives a float32 loss, equal to weighting with the weights in float32.
+TEST(NNRegressionLoss, BinaryCrossEntropyWeightsKeepTheInputsDtype) {
+  const Tensor x = make({0.25, 0.5, 0.75}, {3}), y = make({1, 0, 0.5}, {3});
+  const Tensor w64 = make({1, 2, 0.5}, {3}, kFloat64), w32 = make({1, 2, 0.5}, {3});
+  const Tensor bce = mt::binary_cross_entropy(x, y, w64, Reduction::None);
+  EXPECT_EQ(bce.dtype(), kFloat32);
+  expect_close(bce, values(mt::binary_cross_entropy(x, y, w32, Reduction::None)), 0);
+  const Tensor grad = mt::binary_cross_entropy_backward(make({1, 1, 1}, {3}), x, y, w64, Reduction::None);
+  EXPECT_EQ(grad.dtype(), kFloat32);
+  expect_close(grad, values(mt::binary_cross_entropy_backward(make({1, 1, 1}, {3}), x, y, w32, Reduction::None)), 0);
+  const Tensor logits = mt::binary_cross_entropy_with_logits(x, y, w64, w64, Reduction::None);
+  EXPECT_EQ(logits.dtype(), kFloat32);
+  expect_close(logits, values(mt::binary_cross_entropy_with_logits(x, y, w32, w32, Reduction::None)), 0);
+}
+
 TEST(NNRegressionLoss, MetaTensorsGetShapesWithoutData) {
   const TensorOptions meta = TensorOptions(Device("meta"));
   const Tensor a = mt::empty({2, 3}, meta), b = mt::empty({3}, meta);
