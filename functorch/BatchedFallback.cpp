@@ -10,8 +10,8 @@
 #include <set>
 
 #include "dispatch/Library.h"
-#include "functorch/BatchedTensorImpl.h"
 #include "dispatch/MapTensors.h"
+#include "functorch/BatchedTensorImpl.h"
 #include "functorch/VmapInterpreter.h"
 #include "functorch/batching/BatchingHelpers.h"
 #include "ops/Functions.h"

@@ -100,12 +100,13 @@ Tensor prod_of_others(const Tensor& self, DimMask mask) {
   const Tensor nonzero = self.masked_fill(is_zero, 1.0);
   Tensor p = dims.empty() ? nonzero : nonzero.prod(dims[0], true);
   for (size_t i = 1; i < dims.size(); ++i) p = p.prod(dims[i], true);
-  const Tensor zeros_in_slice = is_zero.to(self.dtype()).sum(dims, /*keepdim=*/true);
-  const Tensor z = (self * is_zero.to(self.dtype())).sum(dims, /*keepdim=*/true);
+  const Tensor zero_mask = is_zero.to(self.dtype());
+  const Tensor zeros_in_slice = zero_mask.sum(dims, /*keepdim=*/true);
+  const Tensor z = (self * zero_mask).sum(dims, /*keepdim=*/true);
+  const Tensor one_zero = zeros_in_slice.eq(1);
   const Tensor p_over_x = p / nonzero;
-  const Tensor at_zero = mt::where(zeros_in_slice.eq(1), p, mt::where(zeros_in_slice.eq(2), (z - self) * p, 0.0));
-  const Tensor elsewhere =
-      mt::where(zeros_in_slice.eq(0), p_over_x, mt::where(zeros_in_slice.eq(1), z * p_over_x, 0.0));
+  const Tensor at_zero = mt::where(one_zero, p, mt::where(zeros_in_slice.eq(2), (z - self) * p, 0.0));
+  const Tensor elsewhere = mt::where(zeros_in_slice.eq(0), p_over_x, mt::where(one_zero, z * p_over_x, 0.0));
   return mt::where(is_zero, at_zero, elsewhere);
 }
 

@@ -11,8 +11,8 @@
 #include <unordered_map>
 
 #include "dispatch/Library.h"
-#include "dispatch/modes/FakeTensorMode.h"
 #include "dispatch/MapTensors.h"
+#include "dispatch/modes/FakeTensorMode.h"
 #include "functorch/functionalize/FunctionalTensorWrapper.h"
 #include "functorch/functionalize/FunctionalizeInterpreter.h"
 #include "ops/Functions.h"
@@ -50,20 +50,16 @@ bool check_alive_and_find_level(const FunctionSchema& schema, IValue* args, size
   return found;
 }
 
-// Replaces every functional tensor of `level` by its (up-to-date) value.
-IValue unwrapped(const IValue& v, int64_t level) {
-  const auto unwrap = [level](const Tensor& t) {
-    FunctionalTensorWrapper* w = functional_at_level(t, level);
-    if (w == nullptr) return t;
-    w->sync();
-    return w->value();
-  };
-  return map_tensors(v, unwrap);
+// A functional tensor of `level` as its (up-to-date) value; any other tensor as it is.
+Tensor unwrapped(const Tensor& t, int64_t level) {
+  FunctionalTensorWrapper* w = functional_at_level(t, level);
+  if (w == nullptr) return t;
+  w->sync();
+  return w->value();
 }
 
 void unwrap_args(Stack* stack, size_t n, int64_t level) {
-  for (IValue* v = stack->data() + stack->size() - n; v != stack->data() + stack->size(); ++v)
-    *v = unwrapped(*v, level);
+  map_tensors(stack, n, [level](const Tensor& t) { return unwrapped(t, level); });
 }
 
 // --- mutations -------------------------------------------------------------------------------------
@@ -136,7 +132,7 @@ void functionalize_mutation(const OperatorHandle& op, Stack* stack, int64_t leve
     for (const Argument& a : functional.schema().arguments) {
       size_t i = 0;
       while (schema.arguments[i].name != a.name) ++i;
-      call.push_back(unwrapped(args[i], level));
+      call.push_back(map_tensors(args[i], [level](const Tensor& t) { return unwrapped(t, level); }));
     }
     functional.callBoxed(call);
     // Every result is checked before any is committed, so that a refused op changes nothing.
