@@ -1,0 +1,162 @@
+// mt::parallel_for and the thread pool under it: every index runs exactly once, errors reach the caller,
+// nested regions run inline, and regions handed over back to back (the pool's spinning path) or after the
+// workers went to sleep (its blocking path) all complete. The test code shares only atomics and
+// per-index slots between threads, so CI also runs these tests under ThreadSanitizer.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ops/Parallel.h"
+
+namespace {
+
+// Restores the thread count a test changed.
+struct NumThreadsGuard {
+  NumThreadsGuard() : saved(mt::get_num_threads()) {}
+  ~NumThreadsGuard() { mt::set_num_threads(saved); }
+  int saved;
+};
+
+// How many times each index of [begin, end) ran, after one parallel_for over it.
+std::vector<int> run_counts(int64_t begin, int64_t end, int64_t grain) {
+  std::vector<std::atomic<int>> counts(static_cast<size_t>(end));
+  mt::parallel_for(begin, end, grain, [&](int64_t b, int64_t e) {
+    EXPECT_LE(begin, b);
+    EXPECT_LT(b, e);
+    EXPECT_LE(e, end);
+    for (int64_t i = b; i < e; ++i) counts[static_cast<size_t>(i)].fetch_add(1, std::memory_order_relaxed);
+  });
+  std::vector<int> out;
+  for (auto& c : counts) out.push_back(c.load());
+  return out;
+}
+
+TEST(ParallelFor, RunsEveryIndexExactlyOnce) {
+  for (int64_t end : {1, 2, 3, 7, 64, 1000, 100003}) {
+    for (int64_t grain : {1, 5, 4096}) {
+      const std::vector<int> counts = run_counts(0, end, grain);
+      for (int64_t i = 0; i < end; ++i) ASSERT_EQ(counts[i], 1) << "end " << end << " grain " << grain << " i " << i;
+    }
+  }
+  const std::vector<int> counts = run_counts(10, 50, 1);  // a range that does not start at 0
+  for (int64_t i = 0; i < 50; ++i) EXPECT_EQ(counts[i], i < 10 ? 0 : 1) << i;
+}
+
+TEST(ParallelFor, AnEmptyRangeCallsNothing) {
+  std::atomic<int> calls{0};
+  mt::parallel_for(5, 5, 1, [&](int64_t, int64_t) { calls.fetch_add(1); });
+  mt::parallel_for(5, 2, 1, [&](int64_t, int64_t) { calls.fetch_add(1); });
+  EXPECT_EQ(calls.load(), 0);
+}
+
+TEST(ParallelFor, UsesOneChunkPerThreadAndRunsSmallRangesOnTheCaller) {
+  const int threads = mt::get_num_threads();
+  std::atomic<int> chunks{0};
+  mt::parallel_for(0, 1000, 1, [&](int64_t, int64_t) { chunks.fetch_add(1); });
+  EXPECT_EQ(chunks.load(), threads);
+
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> calls{0}, elsewhere{0};
+  mt::parallel_for(0, 100, 1000, [&](int64_t b, int64_t e) {
+    calls.fetch_add(1);
+    if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
+    EXPECT_EQ(b, 0);
+    EXPECT_EQ(e, 100);
+  });
+  EXPECT_EQ(calls.load(), 1);
+  EXPECT_EQ(elsewhere.load(), 0);
+}
+
+TEST(ParallelFor, OneThreadRunsEverythingOnTheCaller) {
+  NumThreadsGuard restore;
+  mt::set_num_threads(1);
+  EXPECT_EQ(mt::get_num_threads(), 1);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> calls{0}, elsewhere{0};
+  mt::parallel_for(0, 1 << 20, 1, [&](int64_t, int64_t) {
+    calls.fetch_add(1);
+    if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
+  });
+  EXPECT_EQ(calls.load(), 1);
+  EXPECT_EQ(elsewhere.load(), 0);
+}
+
+TEST(ParallelFor, SetNumThreadsClampsToThePoolSize) {
+  NumThreadsGuard restore;
+  mt::set_num_threads(0);
+  EXPECT_EQ(mt::get_num_threads(), 1);
+  mt::set_num_threads(1 << 20);
+  EXPECT_EQ(mt::get_num_threads(), static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+}
+
+TEST(ParallelFor, AnErrorInAnyChunkReachesTheCallerAndThePoolStaysUsable) {
+  const int threads = mt::get_num_threads();
+  for (int failing = 0; failing < threads; ++failing) {
+    try {
+      mt::parallel_for(0, threads, 1, [&](int64_t b, int64_t) {
+        if (b == failing) throw std::runtime_error("chunk " + std::to_string(b) + " failed");
+      });
+      ADD_FAILURE() << "no error from chunk " << failing;
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "chunk " + std::to_string(failing) + " failed");
+    }
+    const std::vector<int> counts = run_counts(0, 1000, 1);
+    for (int c : counts) ASSERT_EQ(c, 1);
+  }
+}
+
+TEST(ParallelFor, NestedRegionsRunInlineOnTheirChunksThread) {
+  std::vector<std::atomic<int>> counts(64 * 64);
+  std::atomic<int> moved{0};
+  mt::parallel_for(0, 64, 1, [&](int64_t ob, int64_t oe) {
+    const std::thread::id outer = std::this_thread::get_id();
+    for (int64_t i = ob; i < oe; ++i) {
+      mt::parallel_for(0, 64, 1, [&](int64_t ib, int64_t ie) {
+        if (std::this_thread::get_id() != outer) moved.fetch_add(1);
+        for (int64_t j = ib; j < ie; ++j) counts[static_cast<size_t>(i * 64 + j)].fetch_add(1);
+      });
+    }
+  });
+  EXPECT_EQ(moved.load(), 0);
+  for (auto& c : counts) ASSERT_EQ(c.load(), 1);
+}
+
+// Thousands of regions in a row hand work over while the workers still spin; regions spaced further
+// apart than the spin find them asleep. Each region's chunks write their own slots, which the caller reads
+// after the call: a region that returned before a worker finished would show as a stale value.
+TEST(ParallelFor, BackToBackAndSpacedOutRegionsAllComplete) {
+  const int threads = mt::get_num_threads();
+  std::vector<int64_t> slots(static_cast<size_t>(threads));
+  auto region = [&](int64_t round) {
+    mt::parallel_for(0, threads, 1, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) slots[static_cast<size_t>(i)] = round;
+    });
+    for (int64_t i = 0; i < threads; ++i) ASSERT_EQ(slots[static_cast<size_t>(i)], round) << "round " << round;
+  };
+  for (int64_t round = 1; round <= 20000; ++round) region(round);
+  for (int64_t round = 20001; round <= 20010; ++round) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    region(round);
+  }
+}
+
+TEST(ParallelFor, RegionsFromSeveralThreadsAtOnceAllComplete) {
+  constexpr int kCallers = 4, kRegions = 500;
+  std::atomic<int64_t> total{0};
+  std::vector<std::thread> callers;
+  for (int c = 0; c < kCallers; ++c) {
+    callers.emplace_back([&] {
+      for (int r = 0; r < kRegions; ++r)
+        mt::parallel_for(0, 1000, 1, [&](int64_t b, int64_t e) { total.fetch_add(e - b, std::memory_order_relaxed); });
+    });
+  }
+  for (auto& t : callers) t.join();
+  EXPECT_EQ(total.load(), int64_t{kCallers} * kRegions * 1000);
+}
+
+}  // namespace
