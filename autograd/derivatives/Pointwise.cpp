@@ -60,11 +60,13 @@ Tensor d_relu(const Tensor& x) { return x.gt(0).to(x.dtype()); }
 Tensor d_abs(const Tensor& x) { return x.sign(); }
 Tensor d_sign(const Tensor& x) { return mt::zeros_like(x); }
 
-// Phi, the standard normal CDF, as gelu(x) / x (there is no erf op); 1/2 at 0.
+// Phi, the standard normal CDF, as gelu(x) / x (there is no erf op). At 0 it is its Taylor polynomial
+// 1/2 + phi(0) (x - x^3 / 6), so that its derivatives there (a Hessian of gelu) are right to the third.
 Tensor normal_cdf(const Tensor& x) {
+  constexpr double kInvSqrt2Pi = 0.3989422804014327;
   const Tensor at_zero = x.eq(0);
   const Tensor safe = mt::where(at_zero, 1.0, x);
-  return mt::where(at_zero, 0.5, mt::gelu(safe) / safe);
+  return mt::where(at_zero, (x - x * x * x / 6) * kInvSqrt2Pi + 0.5, mt::gelu(safe) / safe);
 }
 // gelu(x) = x Phi(x): Phi(x) + x phi(x).
 Tensor d_gelu(const Tensor& x) {

@@ -223,15 +223,19 @@ Tensor binary_cross_entropy_backward(const Tensor& grad_output, const Tensor& se
   return grad;
 }
 
-// (1 - y) * x + L * log(1 + exp(-x)) with L = 1 + (pos_weight - 1) * y, the log term written as
-// log1p(exp(-|x|)) + max(-x, 0) so that it neither overflows nor loses precision for any x.
+// (1 - y) * x + L * log(1 + exp(-x)) with L = 1 + (pos_weight - 1) * y. The log term is written as
+// log1p(exp(-|x|)) + max(-x, 0), so that it neither overflows nor loses precision for any x, with the two
+// sides of x = 0 picked by `where`: through abs and relu, whose derivatives are 0 at 0, the gradient at
+// a zero logit (a zero-initialised last layer) would lose its sigmoid(0) = 1/2.
 Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
                                         const std::optional<Tensor>& pos_weight, int64_t reduction) {
   check_reduction(reduction);
   MT_CHECK_VALUE(self.sizes() == target.sizes(), "Target size (", target.sizes(), ") must be the same as input size (",
                  self.sizes(), ")");
   check_floating("binary_cross_entropy_with_logits", result_type(self, target));
-  const Tensor log_sigmoid_neg = mt::log1p(mt::exp(-mt::abs(self))) + mt::relu(-self);  // -log(sigmoid(x))
+  const Tensor positive = self > 0;
+  const Tensor log_sigmoid_neg =  // -log(sigmoid(x))
+      mt::log1p(mt::exp(mt::where(positive, -self, self))) - self.masked_fill(positive, 0);
   // The weights do not promote the loss, as in PyTorch.
   const Tensor scaled =
       pos_weight ? ((pos_weight->to(log_sigmoid_neg.dtype()) - 1) * target + 1) * log_sigmoid_neg : log_sigmoid_neg;

@@ -59,6 +59,34 @@ TEST(NnFormulas, CompositeLosses) {
   check([target](const variable_list& x) { return mt::nll_loss(x[0].log_softmax(1), target); }, logits);
 }
 
+// Hand-worked at logits of 0 and elsewhere: with L = 1 + (p - 1) y, d/dx = (1 - y) - L sigmoid(-x) and
+// d2/dx2 = L sigmoid(x) sigmoid(-x). Zero logits are what a zero-initialised last layer gives.
+TEST(NnFormulas, BinaryCrossEntropyWithLogitsAtAndAroundZero) {
+  const std::vector<double> xs{0.0, 0.0, -0.0, 2.0, -3.0, 40.0, -40.0};
+  const std::vector<double> ys{1.0, 0.0, 0.3, 0.3, 1.0, 0.0, 1.0};
+  const double pos_weight = 2.5;
+  const Tensor x = mt::tensor(xs, mt::kFloat64).requires_grad_();
+  const Tensor y = mt::tensor(ys, mt::kFloat64);
+  const Tensor pw = mt::full({7}, pos_weight, mt::kFloat64);
+  for (bool weighted : {false, true}) {
+    SCOPED_TRACE(weighted);
+    const Tensor loss = mt::binary_cross_entropy_with_logits(x, y, std::nullopt,
+                                                             weighted ? std::optional<Tensor>(pw) : std::nullopt,
+                                                             mt::Reduction::Sum);
+    const auto d1 = mt::autograd::grad({loss}, {x}, {}, /*retain_graph=*/true, /*create_graph=*/true)[0];
+    const std::vector<double> g = values(d1);
+    const std::vector<double> h = values(mt::autograd::grad({d1.sum()}, {x})[0]);
+    for (size_t i = 0; i < xs.size(); ++i) {
+      const double sig = 1 / (1 + std::exp(-xs[i])), l = 1 + ((weighted ? pos_weight : 1.0) - 1) * ys[i];
+      EXPECT_NEAR(g[i], (1 - ys[i]) - l * (1 - sig), 1e-12) << "x " << xs[i] << " y " << ys[i];
+      EXPECT_NEAR(h[i], l * sig * (1 - sig), 1e-12) << "x " << xs[i] << " y " << ys[i];
+    }
+  }
+  check([](const variable_list& v) {
+    return mt::binary_cross_entropy_with_logits(v[0] * 0.0, v[1], std::nullopt, std::nullopt, mt::Reduction::Sum);
+  }, {rnd({2, 3}, 14), rnd({2, 3}, 15, 0.0, 1.0)});
+}
+
 TEST(NnFormulas, LayerNorm) {
   const variable_list in{rnd({2, 3, 4}, 10), rnd({4}, 11), rnd({4}, 12)};
   check([](const variable_list& x) { return mt::layer_norm(x[0], {4}, x[1], x[2]); }, in);

@@ -70,6 +70,13 @@ TEST(PointwiseFormulas, GeluMatchesItsClosedFormDerivative) {
     const double expected = 0.5 * (1 + std::erf(v / std::sqrt(2.0))) + v * std::exp(-v * v / 2) / std::sqrt(2 * M_PI);
     EXPECT_NEAR(g[i], expected, 1e-12) << "at " << v;
   }
+  // Second derivative 2 phi(x) - x^2 phi(x), at 0 too.
+  const auto d1 = mt::autograd::grad({mt::gelu(x).sum()}, {x}, {}, /*retain_graph=*/true, /*create_graph=*/true)[0];
+  const std::vector<double> h = values(mt::autograd::grad({d1.sum()}, {x})[0]);
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double v = xs[i], phi = std::exp(-v * v / 2) / std::sqrt(2 * M_PI);
+    EXPECT_NEAR(h[i], (2 - v * v) * phi, 1e-12) << "at " << v;
+  }
   // At 0 the tanh approximation's derivative is 1/2 too.
   const Tensor zero = mt::zeros({1}, mt::kFloat64).requires_grad_();
   EXPECT_NEAR(values(mt::autograd::grad({mt::gelu(zero, "tanh").sum()}, {zero})[0])[0], 0.5, 1e-15);
