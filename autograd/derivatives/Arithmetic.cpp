@@ -86,7 +86,9 @@ Tensor neg(DispatchKeySet ks, const Tensor& self) {
 
 // In-place: the node's first edge is where self's gradient went before the op; afterwards self is
 // that node's output. mul_ and div_ need self's old value, so they save a copy of it, made with autograd
-// on (PyTorch's original_self) so that the gradient stays differentiable in it.
+// on (PyTorch's original_self) so that the gradient stays differentiable in it. Their formulas save
+// `other` before the op runs: when other shares self's memory (y.mul_(y)), the op's own write then
+// shows as a modification of a saved tensor at backward, as in PyTorch, instead of a wrong gradient.
 Tensor& add__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other, const Scalar& alpha) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self, other});
@@ -116,35 +118,35 @@ Tensor& sub__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other, const 
 Tensor& mul__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self, other});
-  const Tensor original = rg && requires_grad(other) ? self.clone() : Tensor();
-  below_autograd([&]() -> Tensor& { return ops::mul__Tensor::redispatch(ks & after_autograd_keyset, self, other); });
+  BackwardFunction::Formula formula;
   if (rg) {
-    record("MulBackward0", {self, other}, {self},
-           [s = SavedVariable(original), o = SavedVariable(other), self_sizes = self.sizes().vec(),
-            other_sizes = other.sizes().vec()](const variable_list& g) {
-             const Tensor self_v = s.unpack();
-             return variable_list{sum_to(g[0] * o.unpack(), self_sizes),
-                                  self_v.defined() ? sum_to(g[0] * self_v, other_sizes) : Tensor()};
-           });
+    formula = [s = SavedVariable(requires_grad(other) ? self.clone() : Tensor()), o = SavedVariable(other),
+               self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
+      const Tensor self_v = s.unpack();
+      return variable_list{sum_to(g[0] * o.unpack(), self_sizes),
+                           self_v.defined() ? sum_to(g[0] * self_v, other_sizes) : Tensor()};
+    };
   }
+  below_autograd([&]() -> Tensor& { return ops::mul__Tensor::redispatch(ks & after_autograd_keyset, self, other); });
+  if (rg) record("MulBackward0", {self, other}, {self}, std::move(formula));
   return self;
 }
 
 Tensor& div__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self, other});
-  const Tensor original = rg && requires_grad(other) ? self.clone() : Tensor();
-  below_autograd([&]() -> Tensor& { return ops::div__Tensor::redispatch(ks & after_autograd_keyset, self, other); });
+  BackwardFunction::Formula formula;
   if (rg) {
-    record("DivBackward0", {self, other}, {self},
-           [s = SavedVariable(original), o = SavedVariable(other), self_sizes = self.sizes().vec(),
-            other_sizes = other.sizes().vec()](const variable_list& g) {
-             const Tensor self_v = s.unpack(), other_v = o.unpack();
-             return variable_list{sum_to(g[0] / other_v, self_sizes),
-                                  self_v.defined() ? sum_to(-g[0] * self_v / (other_v * other_v), other_sizes)
-                                                   : Tensor()};
-           });
+    formula = [s = SavedVariable(requires_grad(other) ? self.clone() : Tensor()), o = SavedVariable(other),
+               self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
+      const Tensor self_v = s.unpack(), other_v = o.unpack();
+      return variable_list{
+          sum_to(g[0] / other_v, self_sizes),
+          self_v.defined() ? sum_to(-g[0] * self_v / (other_v * other_v), other_sizes) : Tensor()};
+    };
   }
+  below_autograd([&]() -> Tensor& { return ops::div__Tensor::redispatch(ks & after_autograd_keyset, self, other); });
+  if (rg) record("DivBackward0", {self, other}, {self}, std::move(formula));
   return self;
 }
 

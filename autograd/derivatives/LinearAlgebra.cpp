@@ -71,24 +71,26 @@ Tensor addmm(DispatchKeySet ks, const Tensor& self, const Tensor& mat1, const Te
   return out;
 }
 
-// mat1 and mat2 are not written, so the formula is addmm's.
+// The formula is addmm's. mat1 and mat2 are saved before the op, so that the op's write shows at backward
+// if one of them shares self's memory.
 Tensor& addmm_(DispatchKeySet ks, Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
                const Scalar& alpha) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self, mat1, mat2});
+  BackwardFunction::Formula formula;
+  if (rg) {
+    formula = [m1 = SavedVariable(requires_grad(mat2) ? mat1 : Tensor()),
+               m2 = SavedVariable(requires_grad(mat1) ? mat2 : Tensor()), beta, alpha, mat1_cm = column_major(mat1),
+               mat2_cm = column_major(mat2)](const variable_list& g) {
+      const Tensor mat1_v = m1.unpack(), mat2_v = m2.unpack();
+      return variable_list{scaled(g[0], beta),
+                           mat2_v.defined() ? scaled(mm_mat1_backward(g[0], mat2_v, mat1_cm), alpha) : Tensor(),
+                           mat1_v.defined() ? scaled(mm_mat2_backward(g[0], mat1_v, mat2_cm), alpha) : Tensor()};
+    };
+  }
   below_autograd(
       [&]() -> Tensor& { return ops::addmm_::redispatch(ks & after_autograd_keyset, self, mat1, mat2, beta, alpha); });
-  if (rg) {
-    record("AddmmBackward0", {self, mat1, mat2}, {self},
-           [m1 = SavedVariable(requires_grad(mat2) ? mat1 : Tensor()),
-            m2 = SavedVariable(requires_grad(mat1) ? mat2 : Tensor()), beta, alpha, mat1_cm = column_major(mat1),
-            mat2_cm = column_major(mat2)](const variable_list& g) {
-             const Tensor mat1_v = m1.unpack(), mat2_v = m2.unpack();
-             return variable_list{scaled(g[0], beta),
-                                  mat2_v.defined() ? scaled(mm_mat1_backward(g[0], mat2_v, mat1_cm), alpha) : Tensor(),
-                                  mat1_v.defined() ? scaled(mm_mat2_backward(g[0], mat1_v, mat2_cm), alpha) : Tensor()};
-           });
-  }
+  if (rg) record("AddmmBackward0", {self, mat1, mat2}, {self}, std::move(formula));
   return self;
 }
 

@@ -201,9 +201,10 @@ Tensor pow_Tensor_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& ex
 Tensor& pow__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& exponent) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self, exponent});
-  const Tensor original = rg ? self.clone() : Tensor();
+  // The exponent is saved before the op: the op's write shows if it shares self's memory (mul_'s note).
+  BackwardFunction::Formula formula = rg ? pow_tensor_formula(self.clone(), exponent) : nullptr;
   below_autograd([&]() -> Tensor& { return ops::pow__Tensor::redispatch(ks & after_autograd_keyset, self, exponent); });
-  if (rg) record("PowBackward1", {self, exponent}, {self}, pow_tensor_formula(original, exponent));
+  if (rg) record("PowBackward1", {self, exponent}, {self}, std::move(formula));
   return self;
 }
 

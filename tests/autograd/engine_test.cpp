@@ -193,4 +193,37 @@ TEST(AutogradErrors, ModifyingASavedTensorInPlaceIsCaughtAtBackward) {
             "torch.autograd.set_detect_anomaly(True).");
 }
 
+// An in-place op whose other operand shares self's memory overwrites that operand as it runs, so its
+// saved value is stale: as in PyTorch, backward refuses (the true gradient of y * y would be 2 y, the stale
+// one y + y^2). Operands that do not share self's memory are unaffected.
+TEST(AutogradErrors, AnInPlaceOpReadingItsOwnOutputIsCaughtAtBackward) {
+  const std::string modified = "one of the variables needed for gradient computation has been modified by an inplace";
+  using InPlace = void (*)(Tensor&);
+  const std::vector<std::pair<const char*, InPlace>> cases{
+      {"mul_", [](Tensor& y) { y.mul_(y); }},
+      {"div_", [](Tensor& y) { y.div_(y); }},
+      {"pow_", [](Tensor& y) { y.pow_(y); }},
+      {"mul_ of a view", [](Tensor& y) { y.view({4}).mul_(y.view({2, 2}).reshape({4})); }},
+      {"mul_ of disjoint slices of one base", [](Tensor& y) { y.slice(0, 0, 2).mul_(y.slice(0, 2, 4)); }},
+  };
+  for (const auto& [name, op] : cases) {
+    SCOPED_TRACE(name);
+    const Tensor x = leaf({0.5, 1.5, 2, 3});
+    Tensor y = x * 1.0;
+    op(y);
+    EXPECT_TRUE(starts_with(message_of<mt::RuntimeError>([&] { y.sum().backward(); }), modified));
+  }
+  const Tensor m = mt::tensor(std::vector<double>{1, 2, 3, 4}, mt::kFloat64).view({2, 2}).requires_grad_();
+  Tensor y = m * 1.0;
+  y.addmm_(y, m);
+  EXPECT_TRUE(starts_with(message_of<mt::RuntimeError>([&] { y.sum().backward(); }), modified));
+
+  // Distinct operands: d/dx of sum(x * 3x) = 6x.
+  const Tensor x = leaf({0.5, 1.5, 2, 3});
+  Tensor a = x * 1.0;
+  a.mul_(x * 3.0);
+  a.sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{3, 9, 12, 18}));
+}
+
 }  // namespace
