@@ -4,6 +4,7 @@
 
 #include "ops/Copy.h"
 #include "ops/Parallel.h"
+#include "ops/Views.h"
 #include "tensor/TypePromotion.h"
 
 namespace mt {
@@ -39,6 +40,47 @@ void check_same_device(std::initializer_list<const Tensor*> tensors) {
   for (const Tensor* t : tensors) check_same_device((*tensors.begin())->device(), *t);
 }
 
+// --- memory overlap (PyTorch's assert_no_internal_overlap / assert_no_partial_overlap) ---------------------
+// A loop that wrote one memory location from two elements, or read an input element after writing it at
+// another position, would give a result that depends on the order of the loop (or of the threads).
+
+namespace {
+
+bool shares_storage(const Tensor& a, const Tensor& b) {
+  const StorageImpl* storage = a.unsafeGetTensorImpl()->storage().get();
+  return storage != nullptr && storage == b.unsafeGetTensorImpl()->storage().get();
+}
+
+// Only an expanded dim is sure to overlap; other strides are left alone, as PyTorch leaves them.
+void check_no_internal_overlap(const Tensor& out) {
+  for (int64_t d = 0; d < out.dim(); ++d) {
+    MT_CHECK(out.stride(d) != 0 || out.size(d) <= 1,
+             "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+             "location. Please clone() the tensor before performing the operation.");
+  }
+}
+
+// Input and output are either the same elements in the same order, or apart. Tensors that are not dense
+// are too hard to tell, as in PyTorch.
+void check_no_partial_overlap(const Tensor& out, const Tensor& in) {
+  if (out.unsafeGetTensorImpl() == in.unsafeGetTensorImpl() || out.numel() == 0 || in.numel() == 0 ||
+      !shares_storage(out, in))
+    return;
+  if (!is_non_overlapping_and_dense(out.sizes(), out.strides()) ||
+      !is_non_overlapping_and_dense(in.sizes(), in.strides()))
+    return;
+  const int64_t out_begin = out.storage_offset() * static_cast<int64_t>(out.element_size());
+  const int64_t in_begin = in.storage_offset() * static_cast<int64_t>(in.element_size());
+  const int64_t out_end = out_begin + static_cast<int64_t>(out.nbytes());
+  const int64_t in_end = in_begin + static_cast<int64_t>(in.nbytes());
+  const bool same_elements = out_begin == in_begin && out_end == in_end && out.strides() == in.strides();
+  MT_CHECK(same_elements || out_end <= in_begin || in_end <= out_begin,
+           "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+           "memory location. Please clone() the tensor before performing the operation.");
+}
+
+}  // namespace
+
 TensorIteratorConfig& TensorIteratorConfig::add_output(const Tensor& out) {
   outputs_.push_back(&out);
   return *this;
@@ -71,6 +113,11 @@ TensorIteratorConfig& TensorIteratorConfig::resize_outputs(bool v) {
   resize_outputs_ = v;
   return *this;
 }
+TensorIteratorConfig& TensorIteratorConfig::check_mem_overlap(bool v) {
+  check_mem_overlap_ = v;
+  return *this;
+}
+
 TensorIteratorConfig& TensorIteratorConfig::name(const char* n) {
   name_ = n;
   return *this;
@@ -92,9 +139,14 @@ bool TensorIteratorConfig::try_fast_setup(TensorIterator& it) const {
   }
   for (const Tensor* tp : outputs_) {
     const Tensor& t = *tp;
-    if (t.defined() && (t.dtype() != out_dtype || !t.is_contiguous() || !(t.sizes() == first.sizes()) ||
-                        t.device() != first.device()))
+    if (!t.defined()) continue;
+    if (t.dtype() != out_dtype || !t.is_contiguous() || !(t.sizes() == first.sizes()) || t.device() != first.device())
       return false;
+    for (const Tensor* in : inputs_) {  // the general path checks (and refuses) partial overlaps
+      if (in->unsafeGetTensorImpl() != t.unsafeGetTensorImpl() && in->storage_offset() != t.storage_offset() &&
+          shares_storage(*in, t))
+        return false;
+    }
   }
   it.device_ = first.device();
   it.common_dtype_ = dtype;
@@ -176,6 +228,10 @@ TensorIterator TensorIteratorConfig::build() {
       const bool written_directly = out.dtype() == compute_out || keep_output_dtype_;
       MT_CHECK_TYPE(written_directly || can_cast(compute_out, out.dtype()), "result type ", compute_out,
                     " can't be cast to the desired output type ", out.dtype());
+      if (check_mem_overlap_) {
+        check_no_internal_overlap(out);
+        for (const Tensor* in : inputs_) check_no_partial_overlap(out, *in);
+      }
       // Only now that every check passed may the output change.
       if (!(out.sizes() == shape_ref)) out.unsafeGetTensorImpl()->resize_(shape_ref);
       if (written_directly) {
@@ -340,6 +396,8 @@ TensorIterator TensorIterator::unary_float_op(Tensor& out, const Tensor& a) {
       .promote_integer_inputs_to_float(true)
       .build();
 }
-TensorIterator TensorIterator::nullary_op(Tensor& out) { return TensorIteratorConfig().add_output(out).build(); }
+TensorIterator TensorIterator::nullary_op(Tensor& out) {
+  return TensorIteratorConfig().add_output(out).check_mem_overlap(false).build();
+}
 
 }  // namespace mt

@@ -40,6 +40,7 @@ class TensorIterator {
   static TensorIterator comparison_op(Tensor& out, const Tensor& a, const Tensor& b);
   static TensorIterator unary_op(Tensor& out, const Tensor& a);
   static TensorIterator unary_float_op(Tensor& out, const Tensor& a);
+  // Writes one value to every element (fill_): an expanded `out` is allowed, as in PyTorch.
   static TensorIterator nullary_op(Tensor& out);
 
   int ntensors() const { return static_cast<int>(operands_.size()); }
@@ -112,6 +113,9 @@ class TensorIteratorConfig {
   // Defined outputs take part in broadcasting and must already have the result's shape (in-place
   // ops, copy_), instead of being resized from empty (out= arguments).
   TensorIteratorConfig& resize_outputs(bool v);
+  // Refuse outputs whose elements share memory with each other (an expanded tensor) or, at other
+  // positions, with an input's (on by default).
+  TensorIteratorConfig& check_mem_overlap(bool v);
   // The op's name, for error messages.
   TensorIteratorConfig& name(const char* n);
   TensorIterator build();
@@ -124,6 +128,7 @@ class TensorIteratorConfig {
   bool same_dtype_ = false;
   bool keep_output_dtype_ = false;
   bool resize_outputs_ = true;
+  bool check_mem_overlap_ = true;
   std::optional<ScalarType> output_dtype_;
   const char* name_ = "operation";
 };
