@@ -45,8 +45,16 @@ MT_HOST_DEVICE M floor_divide(M a, M b) {
   return floored;
 }
 
-// Python's floor division of integers (the divisor is not zero).
+// C's truncating division of integers (the divisor is not zero). INT64_MIN / -1 wraps to INT64_MIN, as
+// a GPU computes it, instead of the hardware trap (SIGFPE) the x86 division instruction raises.
+MT_HOST_DEVICE inline int64_t trunc_divide(int64_t a, int64_t b) {
+  if (b == -1) return static_cast<int64_t>(uint64_t{0} - static_cast<uint64_t>(a));
+  return a / b;
+}
+
+// Python's floor division of integers (the divisor is not zero); INT64_MIN // -1 wraps as above.
 MT_HOST_DEVICE inline int64_t floor_divide(int64_t a, int64_t b) {
+  if (b == -1) return trunc_divide(a, b);
   const int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }

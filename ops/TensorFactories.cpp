@@ -89,10 +89,17 @@ Tensor ones(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Dev
   return full(size, 1, float_dtype(dtype), device);
 }
 
+// ceil((end - start) / step) for a step whose sign matches end - start's, without overflow.
+__int128 integer_range_size(int64_t start, int64_t end, int64_t step) {
+  const __int128 span = static_cast<__int128>(end) - start;
+  return step > 0 ? (span + step - 1) / step : (-span - step - 1) / -static_cast<__int128>(step);
+}
+
 Tensor arange_start_step(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<ScalarType> dtype,
                          std::optional<Device> device) {
   const bool integral = !start.isFloatingPoint() && !end.isFloatingPoint() && !step.isFloatingPoint();
   const ScalarType out_dtype = dtype.value_or(integral ? kInt64 : get_default_dtype());
+  MT_CHECK_TYPE(out_dtype != kBool, "\"arange_cpu\" not implemented for '", out_dtype, "'");
   // Integer dtypes step in integers, as the values will be stored.
   const bool integral_dtype = !is_floating_point(out_dtype);
   const double xstart = integral_dtype ? start.toLong() : start.toDouble();
@@ -102,14 +109,20 @@ Tensor arange_start_step(const Scalar& start, const Scalar& end, const Scalar& s
   MT_CHECK_VALUE(std::isfinite(xstart) && std::isfinite(xend), "unsupported range: ", start, " -> ", end);
   MT_CHECK_VALUE((xstep > 0 && xend >= xstart) || (xstep < 0 && xend <= xstart),
                  "upper bound and larger bound inconsistent with step sign");
-  const double size = std::ceil((xend - xstart) / xstep);
+  // Integer bounds count in integers: doubles are inexact beyond 2^53.
+  const double size =
+      integral_dtype ? static_cast<double>(integer_range_size(start.toLong(), end.toLong(), step.toLong()))
+                     : std::ceil((xend - xstart) / xstep);
   MT_CHECK_VALUE(size <= static_cast<double>(std::numeric_limits<int64_t>::max()),
                  "invalid size, possible overflow? arange(", start, ", ", end, ", ", step, ") has ", size, " elements");
   const int64_t n = static_cast<int64_t>(size);
   if (integral_dtype) {
     const int64_t istart = start.toLong(), istep = step.toLong();
     return make_filled({n}, out_dtype, device, [&]<typename T>(T* data, int64_t count) {
-      for (int64_t i = 0; i < count; ++i) data[i] = static_cast<T>(istart + istep * i);
+      // In unsigned arithmetic, which wraps where a huge range's intermediate product would overflow.
+      const auto ustart = static_cast<uint64_t>(istart), ustep = static_cast<uint64_t>(istep);
+      for (int64_t i = 0; i < count; ++i)
+        data[i] = static_cast<T>(static_cast<int64_t>(ustart + ustep * static_cast<uint64_t>(i)));
     });
   }
   return make_filled({n}, out_dtype, device, [&]<typename T>(T* data, int64_t count) {
@@ -124,13 +137,15 @@ Tensor arange(const Scalar& end, std::optional<ScalarType> dtype, std::optional<
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::optional<ScalarType> dtype,
                 std::optional<Device> device) {
   MT_CHECK_VALUE(steps >= 0, "number of steps must be non-negative, got ", steps);
+  const ScalarType out_dtype = float_dtype(dtype);
+  MT_CHECK_TYPE(out_dtype != kBool, "\"linspace_cpu\" not implemented for '", out_dtype, "'");
   const double a = start.toDouble(), b = end.toDouble();
   const double step = steps > 1 ? (b - a) / static_cast<double>(steps - 1) : 0.0;
-  // The second half counts back from `end`, so that the last value is `end` exactly.
-  return make_filled({steps}, float_dtype(dtype), device, [&]<typename T>(T* data, int64_t n) {
+  // The second half counts back from `end`, so that the last value is `end` exactly; one step is `start`.
+  return make_filled({steps}, out_dtype, device, [&]<typename T>(T* data, int64_t n) {
+    const int64_t halfway = n == 1 ? 1 : n / 2;
     for (int64_t i = 0; i < n; ++i) {
-      data[i] =
-          static_cast<T>(i < n / 2 ? a + step * static_cast<double>(i) : b - step * static_cast<double>(n - 1 - i));
+      data[i] = static_cast<T>(i < halfway ? a + step * static_cast<double>(i) : b - step * static_cast<double>(n - 1 - i));
     }
   });
 }

@@ -7,7 +7,9 @@
 // whose tensors are TensorImpls over a StorageImpl (CPU, Meta, CUDA, PrivateUse1), and a new backend
 // gets them without registering anything. Being "Explicit", they keep their own autograd formulas.
 #include <algorithm>
+#include <cstdint>
 #include <functional>
+#include <string>
 
 #include "dispatch/Library.h"
 #include "ops/Functions.h"
@@ -153,19 +155,31 @@ Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride, std:
   MT_CHECK(size.size() == stride.size(), "mismatch in length of strides and shape");
   const int64_t offset = storage_offset.value_or(self.storage_offset());
   MT_CHECK(offset >= 0, "Tensor: invalid storage offset ", offset);
-  int64_t numel = 1, last = offset;
+  bool empty = false;
   for (size_t d = 0; d < size.size(); ++d) {
     MT_CHECK(size[d] >= 0, "Trying to create tensor with negative dimension ", size[d], ": ", size);
     MT_CHECK(stride[d] >= 0, "as_strided: Negative strides are not supported at the moment, got strides: ", stride);
-    numel *= size[d];
-    last += (size[d] - 1) * stride[d];
+    empty = empty || size[d] == 0;
   }
-  // Every element read must lie inside the storage (an empty view reads nothing).
+  // Every element read must lie inside the storage (an empty view reads nothing). The byte count of the
+  // last element is computed with overflow checks: huge strides would otherwise wrap around to a small
+  // number and pass.
   const int64_t itemsize = static_cast<int64_t>(self.element_size());
-  const int64_t needed = numel == 0 ? 0 : (last + 1) * itemsize;
+  int64_t needed = 0;
+  bool overflow = false;
+  if (!empty) {
+    int64_t last = offset;
+    for (size_t d = 0; d < size.size(); ++d) {
+      int64_t span = 0;
+      overflow = overflow || __builtin_mul_overflow(size[d] - 1, stride[d], &span) ||
+                 __builtin_add_overflow(last, span, &last);
+    }
+    overflow = overflow || __builtin_add_overflow(last, 1, &last) || __builtin_mul_overflow(last, itemsize, &needed);
+  }
   const int64_t available = static_cast<int64_t>(self.unsafeGetTensorImpl()->storage()->nbytes());
-  MT_CHECK(needed <= available, "setStorage: sizes ", size, ", strides ", stride, ", storage offset ", offset,
-           ", and itemsize ", itemsize, " requiring a storage size of ", needed,
+  MT_CHECK(!overflow && needed <= available, "setStorage: sizes ", size, ", strides ", stride, ", storage offset ",
+           offset, ", and itemsize ", itemsize, " requiring a storage size of ",
+           overflow ? "more than " + std::to_string(INT64_MAX) : std::to_string(needed),
            " are out of bounds for storage of size ", available);
   return make_view(self, size, stride, offset);
 }

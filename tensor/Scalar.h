@@ -2,6 +2,7 @@
 // A number that is not a tensor: the `2` in `a * 2`, the value of `full`. It remembers whether it was a
 // bool, an integer or a floating literal, because type promotion treats the three differently.
 #include <cstdint>
+#include <limits>
 #include <ostream>
 #include <type_traits>
 
@@ -31,11 +32,22 @@ class Scalar {
   // The dtype of a tensor made from this scalar with no other information: float64, int64 or bool.
   ScalarType type() const { return tag_ == Tag::Double ? kFloat64 : tag_ == Tag::Int ? kInt64 : kBool; }
 
+  // A floating value goes to an integer type only if it fits (NaN does not), as PyTorch's checked
+  // conversion: casting it would be undefined behaviour.
   template <typename T>
   T to() const {
-    if constexpr (std::is_same_v<T, bool>) return tag_ == Tag::Double ? v_.d != 0 : v_.i != 0;
-    else if (tag_ == Tag::Double) return static_cast<T>(v_.d);
-    else return static_cast<T>(v_.i);
+    if constexpr (std::is_same_v<T, bool>) {
+      return tag_ == Tag::Double ? v_.d != 0 : v_.i != 0;
+    } else if (tag_ == Tag::Double) {
+      if constexpr (std::is_integral_v<T>) {
+        constexpr double lo = static_cast<double>(std::numeric_limits<T>::min());
+        constexpr double past_hi = static_cast<double>(std::numeric_limits<T>::max()) + 1.0;
+        if (!(v_.d >= lo && v_.d < past_hi)) throw_cannot_convert(v_.d, static_cast<int>(sizeof(T) * 8));
+      }
+      return static_cast<T>(v_.d);
+    } else {
+      return static_cast<T>(v_.i);
+    }
   }
   double toDouble() const { return to<double>(); }
   int64_t toLong() const { return to<int64_t>(); }
@@ -47,6 +59,8 @@ class Scalar {
   }
 
  private:
+  [[noreturn]] static void throw_cannot_convert(double value, int bits);
+
   enum class Tag : uint8_t { Bool, Int, Double };
   Tag tag_;
   union {

@@ -50,10 +50,4 @@ std::string Tensor::toString() const {
   return ss.str();
 }
 
-std::ostream& operator<<(std::ostream& os, const Scalar& s) {
-  if (s.isBoolean()) return os << (s.toBool() ? "True" : "False");
-  if (s.isIntegral(false)) return os << s.toLong();
-  return os << s.toDouble();
-}
-
 }  // namespace mt

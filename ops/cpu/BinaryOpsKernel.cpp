@@ -55,7 +55,7 @@ void div_trunc_kernel(TensorIterator& iter) {
     if constexpr (std::is_same_v<T, int64_t>) {
       cpu_kernel(iter, [](int64_t x, int64_t y) -> int64_t {
         check_integer_divisor(y);
-        return x / y;
+        return trunc_divide(x, y);
       });
     } else {
       using M = opmath_t<T>;

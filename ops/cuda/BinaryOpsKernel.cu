@@ -32,7 +32,7 @@ template <typename M>
 struct DivTruncOp {
   __device__ M operator()(M x, M y) const {
     if constexpr (std::is_integral_v<M>)
-      return x / y;
+      return trunc_divide(x, y);
     else
       return std::trunc(x / y);
   }

@@ -76,8 +76,9 @@ void check_program(const Program& f, const Inputs& inputs, FunctionalizeRemove r
     } else {
       EXPECT_EQ(calls[i].name, "mt::copy_") << names(calls);
     }
-    if (remove == FunctionalizeRemove::MutationsAndViews && i < body)
+    if (remove == FunctionalizeRemove::MutationsAndViews && i < body) {
       EXPECT_FALSE(calls[i].views) << calls[i].name << " in " << names(calls);
+    }
   }
 }
 

@@ -157,6 +157,15 @@ TEST(BinaryOps, IntegerDivisionRoundsLikePython) {
   EXPECT_EQ(values(mt::div(a, b, "floor")), (std::vector<double>{3, -4, -4, 3}));
   const Tensor fa = mt::tensor({7., -7., 7., -7.}), fb = mt::tensor({2., 2., -2., -2.});
   EXPECT_EQ(values(mt::div(fa, fb, "floor")), (std::vector<double>{3, -4, -4, 3}));
+  // INT64_MIN / -1 does not fit: it wraps to INT64_MIN (as on a GPU) instead of trapping.
+  const Tensor lowest = mt::tensor(std::vector<int64_t>{INT64_MIN, INT64_MIN, 9});
+  const Tensor minus_one = mt::full({3}, -1);
+  for (const char* mode : {"trunc", "floor"}) {
+    const Tensor r = mt::div(lowest, minus_one, mode);
+    EXPECT_EQ(std::vector<int64_t>(r.data_ptr<int64_t>(), r.data_ptr<int64_t>() + 3),
+              (std::vector<int64_t>{INT64_MIN, INT64_MIN, -9}))
+        << mode;
+  }
   const Tensor q = mt::div(mt::tensor({1., -1., 0.}), mt::tensor({0., 0., 0.}));
   EXPECT_TRUE(std::isinf(element(q, 0)) && element(q, 0) > 0);
   EXPECT_TRUE(std::isinf(element(q, 1)) && element(q, 1) < 0);

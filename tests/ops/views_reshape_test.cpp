@@ -199,6 +199,16 @@ TEST(ViewsReshape, AsStridedReadsTheStorageWithTheGivenGeometry) {
                              "setStorage: sizes [3], strides [10], storage offset 5, and itemsize 4 requiring a storage "
                              "size of 104 are out of bounds for storage of size 96");
   expect_error<RuntimeError>([&] { x.as_strided({}, {}, 24); }, "out of bounds for storage of size 96");
+  // Byte counts past int64 (which would wrap around to small numbers) are out of bounds too.
+  expect_error<RuntimeError>([&] { x.as_strided({2}, {int64_t{1} << 61}); },
+                             "setStorage: sizes [2], strides [2305843009213693952], storage offset 0, and itemsize 4 "
+                             "requiring a storage size of more than 9223372036854775807 are out of bounds for storage "
+                             "of size 96");
+  expect_error<RuntimeError>([&] { x.as_strided({3, 3}, {int64_t{1} << 62, 1}); }, "out of bounds for storage of size 96");
+  expect_error<RuntimeError>([&] { x.as_strided({2, 2}, {INT64_MAX, INT64_MAX}); }, "out of bounds for storage");
+  expect_error<RuntimeError>([&] { x.as_strided({1}, {1}, INT64_MAX); }, "out of bounds for storage of size 96");
+  expect_geometry(x.as_strided({0, int64_t{1} << 62}, {1, int64_t{1} << 62}), {0, int64_t{1} << 62},
+                  {1, int64_t{1} << 62}, 0);
   const Tensor m = mt::empty({2, 3}, meta_options(kFloat64));
   expect_geometry(m.as_strided({3, 2}, {1, 3}), {3, 2}, {1, 3}, 0);
   expect_error<RuntimeError>([&] { m.as_strided({7}, {1}); }, "out of bounds for storage of size 48");

@@ -69,6 +69,14 @@ TEST(Factories, FullInfersItsDtypeFromTheFillValue) {
   EXPECT_EQ(mt::full({2}, 1.5f).dtype(), mt::kFloat32);
   EXPECT_EQ(mt::full({2}, 1, mt::kFloat64).dtype(), mt::kFloat64);
   EXPECT_EQ(values<int64_t>(mt::full({2}, 1.9, mt::kInt64)), std::vector<int64_t>({1, 1}));
+  // A float that no int64 holds is refused, not cast (which is undefined behaviour).
+  expect_error<mt::RuntimeError>([] { mt::full({1}, NAN, mt::kInt64); },
+                                 "value cannot be converted to type int64_t without overflow: nan");
+  expect_error<mt::RuntimeError>([] { mt::full({1}, 1e19, mt::kInt64); },
+                                 "value cannot be converted to type int64_t without overflow: 1e+19");
+  EXPECT_EQ(values<int64_t>(mt::full({1}, -0x1p63, mt::kInt64)), std::vector<int64_t>({INT64_MIN}));
+  expect_error<mt::RuntimeError>([] { (void)mt::full({}, NAN).item<int64_t>(); },
+                                 "value cannot be converted to type int64_t without overflow: nan");
 }
 
 TEST(Factories, ArangeIntegersGiveInt64) {
@@ -78,6 +86,12 @@ TEST(Factories, ArangeIntegersGiveInt64) {
   EXPECT_EQ(values<int64_t>(mt::arange(2, 11, 3)), std::vector<int64_t>({2, 5, 8}));
   EXPECT_EQ(values<int64_t>(mt::arange(10, 0, -3)), std::vector<int64_t>({10, 7, 4, 1}));
   EXPECT_EQ(mt::arange(3, 3).numel(), 0);
+  // Integer bounds count exactly beyond 2^53, where doubles cannot tell them apart.
+  const int64_t big = (int64_t{1} << 53) + 1;
+  EXPECT_EQ(values<int64_t>(mt::arange(big, big + 3)), std::vector<int64_t>({big, big + 1, big + 2}));
+  EXPECT_EQ(values<int64_t>(mt::arange(big + 2, big - 1, -2)), std::vector<int64_t>({big + 2, big}));
+  EXPECT_EQ(values<int64_t>(mt::arange(INT64_MIN, INT64_MAX, INT64_MAX)),
+            std::vector<int64_t>({INT64_MIN, -1, INT64_MAX - 1}));
 }
 
 TEST(Factories, ArangeWithAFloatGivesTheDefaultFloat) {
@@ -102,6 +116,9 @@ TEST(Factories, ArangeErrors) {
   expect_error<mt::ValueError>([] { mt::arange(0, INFINITY); }, "unsupported range: 0 -> inf");
   // An int64 arange steps in integers: a step of 0.5 is 0.
   expect_error<mt::ValueError>([] { mt::arange(0, 5, 0.5, mt::kInt64); }, "step must be nonzero");
+  expect_error<mt::TypeError>([] { mt::arange(0, 2, 1, mt::kBool); }, "\"arange_cpu\" not implemented for 'mt.bool'");
+  expect_error<mt::RuntimeError>([] { mt::arange(0, 1e30, 1, mt::kInt64); },
+                                 "value cannot be converted to type int64_t without overflow: 1e+30");
 }
 
 TEST(Factories, LinspaceIncludesBothEnds) {
@@ -110,12 +127,15 @@ TEST(Factories, LinspaceIncludesBothEnds) {
   EXPECT_EQ(values<float>(t), std::vector<float>({0.f, 0.25f, 0.5f, 0.75f, 1.f}));
   EXPECT_EQ(values<double>(mt::linspace(-1, 1, 3, mt::kFloat64)), std::vector<double>({-1., 0., 1.}));
   EXPECT_EQ(values<float>(mt::linspace(2, 2, 1)), std::vector<float>({2.f}));
+  EXPECT_EQ(values<float>(mt::linspace(3, 7, 1)), std::vector<float>({3.f}));  // one step is `start`
+  EXPECT_EQ(values<float>(mt::linspace(3, 7, 2)), std::vector<float>({3.f, 7.f}));
   EXPECT_EQ(mt::linspace(0, 1, 0).numel(), 0);
   // The last value is `end` exactly, however the steps round.
   EXPECT_EQ(mt::linspace(0, 0.3, 7, mt::kFloat64).data_ptr<double>()[6], 0.3);
   // Integer dtypes truncate: 0, 3.33, 6.67, 10.
   EXPECT_EQ(values<int64_t>(mt::linspace(0, 10, 4, mt::kInt64)), std::vector<int64_t>({0, 3, 6, 10}));
   expect_error<mt::ValueError>([] { mt::linspace(0, 1, -1); }, "number of steps must be non-negative, got -1");
+  expect_error<mt::TypeError>([] { mt::linspace(0, 1, 3, mt::kBool); }, "\"linspace_cpu\" not implemented for 'mt.bool'");
 }
 
 TEST(Factories, Eye) {
