@@ -35,7 +35,9 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
   for (const auto& hook : meta.leaf_hooks) {
     if (!g.defined()) break;
     Tensor replaced = hook(g);
-    if (replaced.defined()) g = std::move(replaced);
+    if (!replaced.defined()) continue;
+    check_hook_result(g, replaced);
+    g = std::move(replaced);
   }
   if (!g.defined()) return {};
   if (!meta.grad.defined()) {

@@ -2,6 +2,8 @@
 
 #include <atomic>
 
+#include "tensor/Error.h"
+
 namespace mt::autograd {
 
 namespace {
@@ -22,8 +24,19 @@ void Node::run_pre_hooks(variable_list& grads) const {
   for (const auto& [output_nr, hook] : pre_hooks_) {
     if (!grads[output_nr].defined()) continue;
     Tensor replaced = hook(grads[output_nr]);
-    if (replaced.defined()) grads[output_nr] = std::move(replaced);
+    if (!replaced.defined()) continue;
+    check_hook_result(grads[output_nr], replaced);
+    grads[output_nr] = std::move(replaced);
   }
+}
+
+void check_hook_result(const Tensor& grad, const Tensor& replaced) {
+  MT_CHECK(replaced.sizes() == grad.sizes(), "hook has changed the size of value (was ", grad.sizes(), " got ",
+           replaced.sizes(), ")");
+  MT_CHECK(replaced.dtype() == grad.dtype(), "hook has changed the type of value (was ", grad.dtype(), " got ",
+           replaced.dtype(), ")");
+  MT_CHECK(replaced.device() == grad.device(), "hook has changed the device of value (was ", grad.device(), " got ",
+           replaced.device(), ")");
 }
 
 }  // namespace mt::autograd

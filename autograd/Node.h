@@ -67,4 +67,8 @@ class Node : public std::enable_shared_from_this<Node> {
   uint64_t sequence_nr_;
 };
 
+// A gradient hook may replace the gradient only with one of the same size, dtype and device (PyTorch's
+// "hook has changed the size of value"), which is what the rest of the graph expects.
+void check_hook_result(const Tensor& grad, const Tensor& replaced);
+
 }  // namespace mt::autograd

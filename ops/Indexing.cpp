@@ -7,6 +7,7 @@
 #include "ops/TensorIterator.h"
 #include "ops/Copy.h"
 #include "ops/Factories.h"
+#include "ops/MemoryOverlap.h"
 #include "ops/Views.h"
 
 namespace mt {
@@ -164,6 +165,14 @@ Tensor copy_of(const Tensor& self) {
   return out;
 }
 
+// The in-place forms write self at positions the index picks while reading src and index elsewhere, so
+// self may share memory with neither (PyTorch's checks).
+void check_scatter_overlap(const Tensor& self, const Tensor& index, const Tensor* src) {
+  check_no_internal_overlap(self);
+  check_no_overlap(self, index);
+  if (src) check_no_overlap(self, *src);
+}
+
 Tensor& scatter_src_into(Tensor& out, int64_t d, const Tensor& index, const Tensor& src, ScatterOp op) {
   if (index.numel() > 0) scatter_stub(out.device().type(), out, d, index, src, op);
   return out;
@@ -177,6 +186,7 @@ Tensor scatter_src(const Tensor& self, int64_t dim, const Tensor& index, const T
 
 Tensor& scatter__src(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   const int64_t d = check_scatter(self, dim, index, &src);
+  check_scatter_overlap(self, index, &src);
   return scatter_src_into(self, d, index, src, ScatterOp::Assign);
 }
 
@@ -188,6 +198,7 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const T
 
 Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   const int64_t d = check_scatter(self, dim, index, &src);
+  check_scatter_overlap(self, index, &src);
   return scatter_src_into(self, d, index, src, ScatterOp::Add);
 }
 
@@ -204,6 +215,7 @@ Tensor scatter_value(const Tensor& self, int64_t dim, const Tensor& index, const
 
 Tensor& scatter__value(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
   const int64_t d = check_scatter(self, dim, index, nullptr);
+  check_scatter_overlap(self, index, nullptr);
   return scatter_value_into(self, d, index, value);
 }
 

@@ -4,7 +4,7 @@
 
 #include "ops/Copy.h"
 #include "ops/Parallel.h"
-#include "ops/Views.h"
+#include "ops/MemoryOverlap.h"
 #include "tensor/TypePromotion.h"
 
 namespace mt {
@@ -39,47 +39,6 @@ void check_same_device(Device expected, const Tensor& t) {
 void check_same_device(std::initializer_list<const Tensor*> tensors) {
   for (const Tensor* t : tensors) check_same_device((*tensors.begin())->device(), *t);
 }
-
-// --- memory overlap (PyTorch's assert_no_internal_overlap / assert_no_partial_overlap) ---------------------
-// A loop that wrote one memory location from two elements, or read an input element after writing it at
-// another position, would give a result that depends on the order of the loop (or of the threads).
-
-namespace {
-
-bool shares_storage(const Tensor& a, const Tensor& b) {
-  const StorageImpl* storage = a.unsafeGetTensorImpl()->storage().get();
-  return storage != nullptr && storage == b.unsafeGetTensorImpl()->storage().get();
-}
-
-// Only an expanded dim is sure to overlap; other strides are left alone, as PyTorch leaves them.
-void check_no_internal_overlap(const Tensor& out) {
-  for (int64_t d = 0; d < out.dim(); ++d) {
-    MT_CHECK(out.stride(d) != 0 || out.size(d) <= 1,
-             "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-             "location. Please clone() the tensor before performing the operation.");
-  }
-}
-
-// Input and output are either the same elements in the same order, or apart. Tensors that are not dense
-// are too hard to tell, as in PyTorch.
-void check_no_partial_overlap(const Tensor& out, const Tensor& in) {
-  if (out.unsafeGetTensorImpl() == in.unsafeGetTensorImpl() || out.numel() == 0 || in.numel() == 0 ||
-      !shares_storage(out, in))
-    return;
-  if (!is_non_overlapping_and_dense(out.sizes(), out.strides()) ||
-      !is_non_overlapping_and_dense(in.sizes(), in.strides()))
-    return;
-  const int64_t out_begin = out.storage_offset() * static_cast<int64_t>(out.element_size());
-  const int64_t in_begin = in.storage_offset() * static_cast<int64_t>(in.element_size());
-  const int64_t out_end = out_begin + static_cast<int64_t>(out.nbytes());
-  const int64_t in_end = in_begin + static_cast<int64_t>(in.nbytes());
-  const bool same_elements = out_begin == in_begin && out_end == in_end && out.strides() == in.strides();
-  MT_CHECK(same_elements || out_end <= in_begin || in_end <= out_begin,
-           "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
-           "memory location. Please clone() the tensor before performing the operation.");
-}
-
-}  // namespace
 
 TensorIteratorConfig& TensorIteratorConfig::add_output(const Tensor& out) {
   outputs_.push_back(&out);

@@ -285,6 +285,7 @@ Tensor select(const Tensor& self, int64_t dim, int64_t index) {
 Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end, int64_t step) {
   MT_CHECK_INDEX(self.dim() > 0, "slice() cannot be applied to a 0-dim tensor.");
   const int64_t d = maybe_wrap_dim(dim, self.dim());
+  MT_CHECK(step != 0, "slice step cannot be zero");
   MT_CHECK(step > 0, "slice step must be positive");
   // Python's clamping: negative bounds count from the end, then both are clamped into [0, size].
   const int64_t size = self.size(d);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <microtorch/microtorch.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,24 @@ TEST(AutogradBasics, HooksSeeAndReplaceGradients) {
   EXPECT_EQ(values(x.grad()), (std::vector<double>{21, 21}));
   EXPECT_EQ(message_of<mt::RuntimeError>([] { mt::ones({1}).register_hook([](const Tensor& g) { return g; }); }),
             "cannot register a hook on a tensor that doesn't require gradient");
+}
+
+TEST(AutogradErrors, AHookMayNotChangeTheGradientsSizeTypeOrDevice) {
+  using Hook = std::function<Tensor(const Tensor&)>;
+  const std::vector<std::pair<Hook, std::string>> cases{
+      {[](const Tensor& g) { return g.slice(0, 0, 2); }, "hook has changed the size of value (was [3] got [2])"},
+      {[](const Tensor& g) { return g.to(mt::kFloat32); },
+       "hook has changed the type of value (was mt.float64 got mt.float32)"},
+  };
+  for (const auto& [hook, message] : cases) {
+    const Tensor x = leaf({1, 2, 3});
+    x.register_hook(hook);  // on a leaf: AccumulateGrad runs it
+    EXPECT_EQ(message_of<mt::RuntimeError>([&] { (x * 3.0).sum().backward(); }), message);
+    EXPECT_FALSE(x.grad().defined());
+    const Tensor y = leaf({1, 2, 3}) * 1.0;
+    y.register_hook(hook);  // on a non-leaf: the node's pre-hook
+    EXPECT_EQ(message_of<mt::RuntimeError>([&] { (y * 3.0).sum().backward(); }), message);
+  }
 }
 
 TEST(AutogradBasics, RetainGradKeepsANonLeafGradient) {

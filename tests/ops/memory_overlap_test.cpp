@@ -2,6 +2,8 @@
 // tensor) and inputs that share memory with the output at other positions: the result would depend on
 // the order of the loop. Refused ops leave their output untouched. Operands that are the same elements, or
 // apart, are fine, and fill_ / zero_ may write an expanded tensor (every element gets the same value).
+// scatter_ reads its src and index away from the positions it writes, so they may not share self's
+// memory at all.
 #include <functional>
 #include <string>
 #include <vector>
@@ -97,6 +99,30 @@ TEST(MemoryOverlap, TheSameElementsOrDisjointOnesAreFine) {
   Tensor z = mt::arange(6).to(kFloat64);
   z.slice(0, 0, 6, 2).add_(z.slice(0, 1, 6, 2));
   EXPECT_EQ(values(z), (std::vector<double>{1, 1, 5, 3, 9, 5}));
+}
+
+TEST(MemoryOverlap, ScatterInPlaceSharesNoMemoryWithItsSourceOrIndex) {
+  const Tensor index = mt::tensor(std::vector<int64_t>{1, 2, 3});
+  const std::vector<std::pair<const char*, std::function<void(Tensor&)>>> writes{
+      {"scatter_ from a slice of self", [&](Tensor& y) { y.scatter_(0, index, y.slice(0, 0, 3)); }},
+      {"scatter_add_ from self itself", [&](Tensor& y) { y.scatter_add_(0, index, y); }},
+  };
+  for (const auto& [name, write] : writes) {
+    SCOPED_TRACE(name);
+    Tensor y = mt::tensor({1.0, 2.0, 3.0, 4.0});
+    EXPECT_EQ(error_of([&] { write(y); }), kPartial);
+    EXPECT_EQ(values(y), (std::vector<double>{1, 2, 3, 4}));
+  }
+  Tensor as_int = mt::tensor(std::vector<int64_t>{0, 1, 2});
+  EXPECT_EQ(error_of([&] { as_int.scatter_(0, as_int, 5); }), kPartial);  // the index is self
+  Tensor b = mt::tensor({1.0, 2.0});
+  Tensor expanded = b.expand({3, 2});
+  EXPECT_EQ(error_of([&] { expanded.scatter_(0, mt::zeros({1, 2}, kInt64), 9); }), kInternal);
+  EXPECT_EQ(values(b), (std::vector<double>{1, 2}));
+  // A source apart from self's memory (another part of its base) is fine.
+  Tensor base = mt::tensor({0.0, 0.0, 0.0, 5.0, 6.0, 7.0});
+  base.slice(0, 0, 3).scatter_(0, mt::tensor(std::vector<int64_t>{2, 0, 1}), base.slice(0, 3, 6));
+  EXPECT_EQ(values(base), (std::vector<double>{6, 7, 5, 5, 6, 7}));
 }
 
 }  // namespace
