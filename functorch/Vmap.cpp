@@ -111,9 +111,12 @@ std::vector<Tensor> vmap_call(const VmapFunction& f, const InDims& in_dims, cons
                               const std::vector<Tensor>& inputs) {
   const std::vector<std::optional<int64_t>> dims = batch_dims(in_dims, inputs);
   const int64_t batch_size = common_batch_size(inputs, dims);
+  if (options.chunk_size) {
+    MT_CHECK_VALUE(*options.chunk_size > 0, "vmap: chunk_size should be a positive integer or None, got ",
+                   *options.chunk_size, ".");
+  }
   const int64_t chunk = options.chunk_size.value_or(batch_size);
-  MT_CHECK_VALUE(chunk > 0, "vmap: chunk_size should be a positive integer or None, got ", chunk, ".");
-  if (chunk >= batch_size) return vmap_once(f, inputs, dims, batch_size, options);
+  if (chunk >= batch_size) return vmap_once(f, inputs, dims, batch_size, options);  // an empty batch too
 
   // One vmap per chunk of the batch, concatenated along the output batch dim. With randomness=Same every
   // chunk draws what the first drew (from the default generator), as one vmap of the whole batch would.

@@ -91,6 +91,22 @@ TEST(Vmap, ChunkSizeGivesTheSameResult) {
   expect_same(out, mt::add(x, y).t());
 }
 
+// An empty batch maps to empty outputs, as a loop over no samples would stack (PyTorch too).
+TEST(Vmap, AnEmptyBatchGivesEmptyOutputs) {
+  const Tensor x = mt::randn({0, 3}), w = mt::randn({3, 2});
+  const Tensor sums = mt::vmap([](const Inputs& a) { return a[0].sum(); })({x});
+  EXPECT_EQ(sums.sizes(), mt::IntArrayRef({0}));
+  const Tensor products = mt::vmap([](const Inputs& a) { return mt::matmul(a[0], a[1]); }, {0, std::nullopt})({x, w});
+  EXPECT_EQ(products.sizes(), mt::IntArrayRef({0, 2}));
+  mt::VmapOptions options;
+  options.out_dims = 1;
+  const Tensor constant = mt::vmap([](const Inputs& a) { return mt::mul(a[1], 2.0); }, {0, std::nullopt}, options)({x, w});
+  EXPECT_EQ(constant.sizes(), mt::IntArrayRef({3, 0, 2}));
+  options.chunk_size = 0;
+  EXPECT_EQ(message_of<mt::ValueError>([&] { mt::vmap([](const Inputs& a) { return a[0]; }, {0}, options)({x}); }),
+            "vmap: chunk_size should be a positive integer or None, got 0.");
+}
+
 TEST(Vmap, FrontAndBackKeysAreIncludedOnlyWhileATransformIsActive) {
   using mt::DispatchKey;
   EXPECT_FALSE(mt::tls_is_dispatch_key_included(DispatchKey::FuncTorchDynamicLayerFrontMode));
