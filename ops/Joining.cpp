@@ -70,9 +70,10 @@ Tensor stack(ArrayRef<Tensor> tensors, int64_t dim) {
   return mt::cat(parts, d);
 }
 
-// A new [r0, s0, r1, s1, ...] tensor gets self, viewed as [1, s0, 1, s1, ...], copied in with
-// broadcasting, and is then read as [r0 * s0, r1 * s1, ...] (self padded with leading 1s to the length
-// of `repeats`). The copy always happens: the result never aliases self.
+// Self, viewed as [1, s0, 1, s1, ...] (padded with leading 1s to the length of `repeats`), is expanded to
+// [r0, s0, r1, s1, ...], copied into a contiguous tensor and read as [r0 * s0, r1 * s1, ...]. The copy
+// always happens: the result never aliases self. Views and a copy, rather than copy_ into a new tensor,
+// so that vmap (which cannot write a batched value into an unbatched tensor) runs it with its own rules.
 Tensor repeat(const Tensor& self, IntArrayRef repeats) {
   const int64_t n = static_cast<int64_t>(repeats.size());
   MT_CHECK(n >= self.dim(), "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
@@ -87,9 +88,8 @@ Tensor repeat(const Tensor& self, IntArrayRef repeats) {
   }
   for (int64_t s : target) MT_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", IntArrayRef(target));
   for (int64_t r : repeats) MT_CHECK(r >= 0, "Trying to create tensor with negative dimension ", r, ": ", repeats);
-  Tensor tiled = mt::empty(tiled_shape, self.options());
-  tiled.copy_(self.view(interleaved));
-  return tiled.view(target);
+  const Tensor tiled = self.view(interleaved).expand(tiled_shape);
+  return (tiled.is_contiguous() ? tiled.clone() : tiled.contiguous()).view(target);
 }
 
 void register_kernels(Library& m) {

@@ -203,6 +203,8 @@ TEST_F(BatchingRules, ViewOps) {
       [](const Inputs& a) { return mt::chunk(a[0], 3, 0)[2]; },
       [](const Inputs& a) { return mt::cat({a[0], a[0]}, 1); },
       [](const Inputs& a) { return mt::stack({a[0], mt::zeros({3, 5})}, -1); },
+      [](const Inputs& a) { return a[0].repeat({2, 1}); },
+      [](const Inputs& a) { return a[0].repeat({2, 3, 1}); },  // more repeats than the sample's dims
   };
   for (size_t i = 0; i < fns.size(); ++i) {
     SCOPED_TRACE("function " + std::to_string(i));

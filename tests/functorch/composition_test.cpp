@@ -47,6 +47,15 @@ TEST(Composition, VmapOfGradThroughInPlaceOpsOnViews) {
   expect_same(mt::vmap(mt::grad(f))({x}), loop_and_stack([&](const Inputs& a) { return mt::grad(f)(a); }, {x}, {0}));
 }
 
+// repeat decomposes into views and a copy at the grad level; vmap then batches those.
+TEST(Composition, VmapOfGradThroughRepeat) {
+  const auto f = [](const Inputs& a) { return mt::sum(mt::mul(a[0].repeat({2, 3}), a[0].repeat({2, 3}))); };
+  const Tensor x = mt::randn({5, 4});
+  const Tensor g = mt::vmap(mt::grad(f))({x});
+  expect_same(g, loop_and_stack([&](const Inputs& a) { return mt::grad(f)(a); }, {x}, {0}));
+  expect_same(g, mt::mul(x, 12.0));  // each element appears 6 times: d/dx sum 6 x^2 = 12 x
+}
+
 TEST(Composition, GradOfVmap) {
   const Tensor x = mt::randn({4, 3});
   const auto f = [](const Inputs& a) { return mt::sum(mt::vmap([](const Inputs& r) { return mt::dot(r[0], r[0]); })(a)); };
