@@ -97,6 +97,24 @@ void pointwise_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   wrap_results(op, stack, out_bdim, level);
 }
 
+// masked_fill with a Tensor value: a batched value (0-dim per sample) is a different fill for each sample,
+// which the physical op (it takes one 0-dim value) cannot do, so that case is where(mask, value, self)
+// at the logical level. Other cases are pointwise.
+template <bool InPlace>
+void masked_fill_tensor_rule(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
+  const VmapInterpreter& vmap = current_vmap_interpreter();
+  IValue* args = arguments_of(op, stack);
+  const Tensor& value = args[2].toTensorRef();
+  if (!is_batched_at_level(value, vmap.level())) return pointwise_rule<!InPlace>(op, ks, stack);
+  if (InPlace) check_inplace_self_batched(op.schema(), args, 3, vmap.level());
+  MT_CHECK(value.dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
+           value.dim(), " dimension(s).");
+  Tensor self = args[0].toTensor();
+  const Tensor filled = mt::where(args[1].toTensorRef(), value.to(self.dtype()), self);
+  IValue result = InPlace ? IValue(self.copy_(filled)) : IValue(filled);
+  return_one(op, stack, std::move(result));
+}
+
 // copy(self, src): self with the batch at the front (a shared self expanded to it), src likewise and
 // padded to self's logical rank. A src of higher logical rank is left so, and the copy refuses it.
 void copy_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
@@ -130,15 +148,16 @@ constexpr const char* kPointwiseOps[] = {
     "sub_.Scalar", "mul_.Tensor", "mul_.Scalar", "div_.Tensor", "div_.Tensor_mode", "div_.Scalar", "eq_.Tensor",
     "eq_.Scalar", "ne_.Tensor", "ne_.Scalar", "lt_.Tensor", "lt_.Scalar", "le_.Tensor", "le_.Scalar", "gt_.Tensor",
     "gt_.Scalar", "ge_.Tensor", "ge_.Scalar", "logical_and_", "logical_or_", "fill_.Scalar", "zero_", "copy_",
-    "masked_fill_.Scalar", "masked_fill_.Tensor",
+    "masked_fill_.Scalar",
 };
 
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
   for (const char* name : kPointwiseOps) m.impl(name, CppFunction::makeFromBoxedFunction<&pointwise_rule<false>>());
-  for (const char* name : {"masked_fill.Scalar", "masked_fill.Tensor"})
-    m.impl(name, CppFunction::makeFromBoxedFunction<&pointwise_rule<true>>());
+  m.impl("masked_fill.Scalar", CppFunction::makeFromBoxedFunction<&pointwise_rule<true>>());
+  m.impl("masked_fill.Tensor", CppFunction::makeFromBoxedFunction<&masked_fill_tensor_rule<false>>());
+  m.impl("masked_fill_.Tensor", CppFunction::makeFromBoxedFunction<&masked_fill_tensor_rule<true>>());
   m.impl("copy", CppFunction::makeFromBoxedFunction<&copy_rule>());
 }
 

@@ -111,6 +111,23 @@ TEST_F(BatchingRules, BinaryPointwiseBroadcastAcrossBatchedAndUnbatchedArguments
   }
 }
 
+// A batched 0-dim value fills each sample with its own value; an unbatched one stays pointwise.
+TEST_F(BatchingRules, MaskedFillWithATensorValue) {
+  const Fn fill = [](const Inputs& a) { return mt::masked_fill(a[0], mt::gt(a[0], 0), a[1]); };
+  const Fn fill_ = [](const Inputs& a) {
+    Tensor y = mt::mul(a[0], 1.0);
+    y.masked_fill_(mt::gt(a[0], 0), a[1]);
+    return y;
+  };
+  const Tensor x = mt::randn({4, 3}), v = mt::randn({4}), v64 = mt::randn({4}, mt::kFloat64);
+  for (const Fn& f : {fill, fill_}) {
+    check(f, {x, v}, Dims{0, 0});
+    check(f, {x.t(), v64}, Dims{1, 0});  // the value is cast to self's dtype
+    check(f, {x, v.select(0, 1)}, Dims{0, None});
+  }
+  check(fill, {x.select(0, 0), v}, Dims{None, 0}, 1);  // in place, an unbatched self cannot take a batch
+}
+
 TEST_F(BatchingRules, BatchedLogicalScalarsPromoteAsZeroDimTensors) {
   const Tensor x = mt::randn({4}, mt::TensorOptions().dtype(mt::kFloat64)), y = mt::randn({3});
   check([](const Inputs& a) { return mt::add(a[0], a[1]); }, {x, y}, Dims{0, None});
