@@ -2,6 +2,7 @@
 
 #include "autograd/AutogradMeta.h"
 #include "autograd/Engine.h"
+#include "dispatch/LocalDispatchKeySet.h"
 #include "ops/Factories.h"
 
 namespace mt::autograd {
@@ -34,6 +35,17 @@ std::pair<std::vector<Edge>, variable_list> make_roots(const variable_list& outp
 
 void backward(const variable_list& tensors, const variable_list& grad_tensors, std::optional<bool> retain_graph,
               bool create_graph) {
+  // Inside a transform (mt::grad, vjp, vmap...) the outputs are its wrappers, whose gradients are the
+  // transform's to compute: .grad of the inputs is not where they would go.
+  if (tls_is_dispatch_key_included(DispatchKey::FuncTorchDynamicLayerFrontMode)) {
+    constexpr DispatchKeySet wrappers(
+        DispatchKeySet(DispatchKey::FuncTorchGradWrapper).add(DispatchKey::FuncTorchBatched));
+    for (const Tensor& t : tensors) {
+      MT_CHECK(!t.defined() || (t.key_set() & wrappers).empty(),
+               "backward() called inside a functorch transform. This is not supported, please use functorch.grad or "
+               "functorch.vjp instead or call backward() outside of functorch transforms.");
+    }
+  }
   auto [roots, root_grads] = make_roots(tensors, grad_tensors);
   run_backward(roots, std::move(root_grads), {retain_graph.value_or(create_graph), create_graph, {}});
 }

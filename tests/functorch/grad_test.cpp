@@ -200,6 +200,33 @@ TEST(Jvp, ConstantAndIntegerOutputsHaveZeroTangents) {
   expect_same(tangents[1], mt::zeros_like(outs[1]));
 }
 
+// Inside a transform, backward() on its wrappers is refused, as in PyTorch; outside, it works as ever.
+TEST(Grad, BackwardInsideATransformIsRefused) {
+  const std::string message =
+      "backward() called inside a functorch transform. This is not supported, please use functorch.grad or "
+      "functorch.vjp instead or call backward() outside of functorch transforms.";
+  const Tensor x = mt::randn({3});
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] {
+              mt::grad([](const Inputs& a) {
+                const Tensor loss = mt::sum(mt::mul(a[0], a[0]));
+                loss.backward();
+                return loss;
+              })({x});
+            }),
+            message);
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] {
+              mt::vmap([](const Inputs& a) {
+                const Tensor y = mt::mul(a[0], 2.0);
+                y.backward();
+                return y;
+              })({x.requires_grad_()});
+            }),
+            message);
+  const Tensor w = mt::randn({3}).requires_grad_();
+  mt::sum(mt::mul(w, w)).backward();
+  expect_same(w.grad(), mt::mul(w, 2.0).detach());
+}
+
 TEST(Jvp, Errors) {
   const Tensor x = mt::randn({3});
   const auto f = [](const Inputs& a) { return mt::sin(a[0]); };
