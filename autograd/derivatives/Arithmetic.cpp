@@ -88,7 +88,8 @@ Tensor neg(DispatchKeySet ks, const Tensor& self) {
 // that node's output. mul_ and div_ need self's old value, so they save a copy of it, made with autograd
 // on (PyTorch's original_self) so that the gradient stays differentiable in it. Their formulas save
 // `other` before the op runs: when other shares self's memory (y.mul_(y)), the op's own write then
-// shows as a modification of a saved tensor at backward, as in PyTorch, instead of a wrong gradient.
+// shows as a modification of a saved tensor at backward, as in PyTorch, instead of a wrong gradient
+// (see operand_to_save_inplace).
 Tensor& add__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other, const Scalar& alpha) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self, other});
@@ -120,8 +121,9 @@ Tensor& mul__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
   const bool rg = compute_requires_grad({self, other});
   BackwardFunction::Formula formula;
   if (rg) {
-    formula = [s = SavedVariable(requires_grad(other) ? self.clone() : Tensor()), o = SavedVariable(other),
-               self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
+    formula = [s = SavedVariable(requires_grad(other) ? self.clone() : Tensor()),
+               o = SavedVariable(operand_to_save_inplace(self, other)), self_sizes = self.sizes().vec(),
+               other_sizes = other.sizes().vec()](const variable_list& g) {
       const Tensor self_v = s.unpack();
       return variable_list{sum_to(g[0] * o.unpack(), self_sizes),
                            self_v.defined() ? sum_to(g[0] * self_v, other_sizes) : Tensor()};
@@ -137,8 +139,9 @@ Tensor& div__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
   const bool rg = compute_requires_grad({self, other});
   BackwardFunction::Formula formula;
   if (rg) {
-    formula = [s = SavedVariable(requires_grad(other) ? self.clone() : Tensor()), o = SavedVariable(other),
-               self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
+    formula = [s = SavedVariable(requires_grad(other) ? self.clone() : Tensor()),
+               o = SavedVariable(operand_to_save_inplace(self, other)), self_sizes = self.sizes().vec(),
+               other_sizes = other.sizes().vec()](const variable_list& g) {
       const Tensor self_v = s.unpack(), other_v = o.unpack();
       return variable_list{
           sum_to(g[0] / other_v, self_sizes),

@@ -30,6 +30,16 @@ inline void check_inplace(const Tensor& self) {
            "a view of a leaf Variable that requires grad is being used in an in-place operation.");
 }
 
+// An operand that an in-place op saves before it runs. When it shares self's memory, the op's write makes
+// it stale and backward refuses it by its version (as PyTorch does); it is then saved detached, because
+// self's new grad_fn would otherwise hold self itself, a reference cycle that is never freed.
+inline Tensor operand_to_save_inplace(const Tensor& self, const Tensor& operand) {
+  const StorageImpl* storage = self.unsafeGetTensorImpl()->storage().get();
+  const bool shares_memory =
+      operand.defined() && storage != nullptr && operand.unsafeGetTensorImpl()->storage().get() == storage;
+  return shares_memory ? operand.detach() : operand;
+}
+
 // Sums a gradient over the dims that broadcasting added or expanded, to `sizes`.
 inline Tensor sum_to(const Tensor& grad, IntArrayRef sizes) {
   if (grad.sizes() == sizes) return grad;

@@ -79,8 +79,9 @@ Tensor& addmm_(DispatchKeySet ks, Tensor& self, const Tensor& mat1, const Tensor
   const bool rg = compute_requires_grad({self, mat1, mat2});
   BackwardFunction::Formula formula;
   if (rg) {
-    formula = [m1 = SavedVariable(requires_grad(mat2) ? mat1 : Tensor()),
-               m2 = SavedVariable(requires_grad(mat1) ? mat2 : Tensor()), beta, alpha, mat1_cm = column_major(mat1),
+    formula = [m1 = SavedVariable(requires_grad(mat2) ? operand_to_save_inplace(self, mat1) : Tensor()),
+               m2 = SavedVariable(requires_grad(mat1) ? operand_to_save_inplace(self, mat2) : Tensor()), beta, alpha,
+               mat1_cm = column_major(mat1),
                mat2_cm = column_major(mat2)](const variable_list& g) {
       const Tensor mat1_v = m1.unpack(), mat2_v = m2.unpack();
       return variable_list{scaled(g[0], beta),

@@ -202,7 +202,8 @@ Tensor& pow__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& exponent) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self, exponent});
   // The exponent is saved before the op: the op's write shows if it shares self's memory (mul_'s note).
-  BackwardFunction::Formula formula = rg ? pow_tensor_formula(self.clone(), exponent) : nullptr;
+  BackwardFunction::Formula formula =
+      rg ? pow_tensor_formula(self.clone(), operand_to_save_inplace(self, exponent)) : nullptr;
   below_autograd([&]() -> Tensor& { return ops::pow__Tensor::redispatch(ks & after_autograd_keyset, self, exponent); });
   if (rg) record("PowBackward1", {self, exponent}, {self}, std::move(formula));
   return self;
