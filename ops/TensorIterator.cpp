@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "ops/Copy.h"
-#include "ops/Parallel.h"
 #include "ops/MemoryOverlap.h"
+#include "ops/Parallel.h"
 #include "tensor/TypePromotion.h"
 
 namespace mt {
@@ -76,7 +76,6 @@ TensorIteratorConfig& TensorIteratorConfig::check_mem_overlap(bool v) {
   check_mem_overlap_ = v;
   return *this;
 }
-
 TensorIteratorConfig& TensorIteratorConfig::name(const char* n) {
   name_ = n;
   return *this;

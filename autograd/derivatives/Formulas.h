@@ -8,6 +8,7 @@
 #include "dispatch/LocalDispatchKeySet.h"
 #include "ops/Factories.h"
 #include "ops/Functions.h"
+#include "ops/MemoryOverlap.h"
 #include "ops/Operators.h"
 #include "ops/TensorOperators.h"
 
@@ -34,10 +35,7 @@ inline void check_inplace(const Tensor& self) {
 // it stale and backward refuses it by its version (as PyTorch does); it is then saved detached, because
 // self's new grad_fn would otherwise hold self itself, a reference cycle that is never freed.
 inline Tensor operand_to_save_inplace(const Tensor& self, const Tensor& operand) {
-  const StorageImpl* storage = self.unsafeGetTensorImpl()->storage().get();
-  const bool shares_memory =
-      operand.defined() && storage != nullptr && operand.unsafeGetTensorImpl()->storage().get() == storage;
-  return shares_memory ? operand.detach() : operand;
+  return operand.defined() && shares_storage(self, operand) ? operand.detach() : operand;
 }
 
 // Sums a gradient over the dims that broadcasting added or expanded, to `sizes`.

@@ -36,6 +36,20 @@ std::vector<int> run_counts(int64_t begin, int64_t end, int64_t grain) {
   return out;
 }
 
+// parallel_for(0, end, grain) calls its function once, with the whole range, on the calling thread.
+void expect_one_chunk_on_the_caller(int64_t end, int64_t grain) {
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> calls{0}, elsewhere{0};
+  mt::parallel_for(0, end, grain, [&](int64_t b, int64_t e) {
+    calls.fetch_add(1);
+    if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
+    EXPECT_EQ(b, 0);
+    EXPECT_EQ(e, end);
+  });
+  EXPECT_EQ(calls.load(), 1);
+  EXPECT_EQ(elsewhere.load(), 0);
+}
+
 TEST(ParallelFor, RunsEveryIndexExactlyOnce) {
   for (int64_t end : {1, 2, 3, 7, 64, 1000, 100003}) {
     for (int64_t grain : {1, 5, 4096}) {
@@ -59,31 +73,14 @@ TEST(ParallelFor, UsesOneChunkPerThreadAndRunsSmallRangesOnTheCaller) {
   std::atomic<int> chunks{0};
   mt::parallel_for(0, 1000, 1, [&](int64_t, int64_t) { chunks.fetch_add(1); });
   EXPECT_EQ(chunks.load(), threads);
-
-  const std::thread::id caller = std::this_thread::get_id();
-  std::atomic<int> calls{0}, elsewhere{0};
-  mt::parallel_for(0, 100, 1000, [&](int64_t b, int64_t e) {
-    calls.fetch_add(1);
-    if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
-    EXPECT_EQ(b, 0);
-    EXPECT_EQ(e, 100);
-  });
-  EXPECT_EQ(calls.load(), 1);
-  EXPECT_EQ(elsewhere.load(), 0);
+  expect_one_chunk_on_the_caller(100, 1000);
 }
 
 TEST(ParallelFor, OneThreadRunsEverythingOnTheCaller) {
   NumThreadsGuard restore;
   mt::set_num_threads(1);
   EXPECT_EQ(mt::get_num_threads(), 1);
-  const std::thread::id caller = std::this_thread::get_id();
-  std::atomic<int> calls{0}, elsewhere{0};
-  mt::parallel_for(0, 1 << 20, 1, [&](int64_t, int64_t) {
-    calls.fetch_add(1);
-    if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
-  });
-  EXPECT_EQ(calls.load(), 1);
-  EXPECT_EQ(elsewhere.load(), 0);
+  expect_one_chunk_on_the_caller(1 << 20, 1);
 }
 
 TEST(ParallelFor, SetNumThreadsClampsToThePoolSize) {
