@@ -7,6 +7,7 @@
 #include "ops/Functions.h"
 #include "ops/Parallel.h"
 #include "ops/Factories.h"
+#include "ops/TensorOperators.h"
 
 namespace {
 
@@ -26,6 +27,23 @@ void BM_AddLarge(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * n * 12);
 }
 BENCHMARK(BM_AddLarge)->Arg(1 << 20)->Arg(1 << 24)->UseRealTime();
+
+// The vectorised math kernels on 1M float32 values in [-10, 10] (in [0, 10] for sqrt).
+using UnaryOut = mt::Tensor& (*)(mt::Tensor&, const mt::Tensor&);
+void BM_UnaryLarge(benchmark::State& state, UnaryOut op, bool nonnegative) {
+  const int64_t n = state.range(0);
+  mt::Tensor x = mt::rand({n}) * 20 - 10, out = mt::empty({n});
+  if (nonnegative) x = mt::abs(x);
+  for (auto _ : state) {
+    op(out, x);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * n * 8);
+}
+BENCHMARK_CAPTURE(BM_UnaryLarge, exp, mt::exp_out, false)->Arg(1 << 20)->UseRealTime();
+BENCHMARK_CAPTURE(BM_UnaryLarge, sqrt, mt::sqrt_out, true)->Arg(1 << 20)->UseRealTime();
+BENCHMARK_CAPTURE(BM_UnaryLarge, sigmoid, mt::sigmoid_out, false)->Arg(1 << 20)->UseRealTime();
+BENCHMARK_CAPTURE(BM_UnaryLarge, tanh, mt::tanh_out, false)->Arg(1 << 20)->UseRealTime();
 
 // The fastest plain C++ for the same work: a vectorisable loop over both cores.
 void BM_AddLargeBaseline(benchmark::State& state) {

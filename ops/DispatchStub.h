@@ -23,6 +23,8 @@ class DispatchStub {
     MT_CHECK_NOT_IMPLEMENTED(fn != nullptr, "\"", name_, "\" has no kernel for device type ", device);
     fn(std::forward<Args>(args)...);
   }
+  // The registered loop, or nullptr (tests/isa checks which program's copy of a kernel runs).
+  Fn* kernel(DeviceType device) const { return fns_[static_cast<int>(device)]; }
   bool set(DeviceType device, Fn* fn) {
     fns_[static_cast<int>(device)] = fn;
     return true;

@@ -59,6 +59,33 @@ MT_HOST_DEVICE inline int64_t floor_divide(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
+// +, * and unary - that wrap on integer overflow, as PyTorch's do (INT64_MAX + 1 is INT64_MIN); computed
+// unsigned, since signed overflow is undefined behaviour in C++. Other types compute as written.
+template <typename T>
+MT_HOST_DEVICE T wrapping_add(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(b));
+  } else {
+    return a + b;
+  }
+}
+template <typename T>
+MT_HOST_DEVICE T wrapping_mul(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) * static_cast<std::make_unsigned_t<T>>(b));
+  } else {
+    return a * b;
+  }
+}
+template <typename T>
+MT_HOST_DEVICE T wrapping_neg(T a) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<T>(std::make_unsigned_t<T>{0} - static_cast<std::make_unsigned_t<T>>(a));
+  } else {
+    return -a;
+  }
+}
+
 template <typename T>
 MT_HOST_DEVICE bool is_nan(T x) {
   if constexpr (std::is_floating_point_v<opmath_t<T>>) {

@@ -1,5 +1,5 @@
 // CPU loops of relu, gelu and silu. Contiguous runs are Eigen array expressions (vectorised erf, tanh
-// and exp); 16-bit floats compute in float.
+// and exp: silu's is AccurateExp, see OpmathLoops.h); 16-bit floats compute in float.
 #include <cmath>
 
 #include <unsupported/Eigen/SpecialFunctions>
@@ -62,7 +62,7 @@ void silu_kernel(TensorIterator& iter) {
       },
       [](const auto& x) {
         using S = eigen_scalar_t<decltype(x)>;
-        return x / ((-x).exp() + S(1));
+        return x / ((-x).unaryExpr(AccurateExp()) + S(1));
       });
 }
 

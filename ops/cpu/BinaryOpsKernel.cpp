@@ -19,11 +19,14 @@ void add_kernel(TensorIterator& iter, const Scalar& alpha) {
     using M = opmath_t<T>;
     const M a = alpha.to<M>();
     if (a == M(1)) {
-      cpu_kernel_vec<T>(iter, [](T x, T y) -> T { return static_cast<T>(M(x) + M(y)); },
+      cpu_kernel_vec<T>(iter, [](T x, T y) -> T { return static_cast<T>(wrapping_add(M(x), M(y))); },
                         [](const auto& x, const auto& y) { return x + y; });
     } else {
-      cpu_kernel_vec<T>(iter, [a](T x, T y) -> T { return static_cast<T>(M(x) + a * M(y)); },
-                        [a](const auto& x, const auto& y) { return x + static_cast<T>(a) * y; });
+      // 16-bit floats compute x + a * y in float and round once, on both paths.
+      cpu_kernel_vec<T>(iter, [a](T x, T y) -> T { return static_cast<T>(wrapping_add(M(x), wrapping_mul(a, M(y)))); },
+                        [a](const auto& x, const auto& y) {
+                          return (x.template cast<M>() + a * y.template cast<M>()).template cast<T>();
+                        });
     }
   });
 }
@@ -35,7 +38,7 @@ void mul_kernel(TensorIterator& iter) {
   }
   dispatch_numeric_types(iter.common_dtype(), "mul", [&]<typename T>() {
     using M = opmath_t<T>;
-    cpu_kernel_vec<T>(iter, [](T x, T y) -> T { return static_cast<T>(M(x) * M(y)); },
+    cpu_kernel_vec<T>(iter, [](T x, T y) -> T { return static_cast<T>(wrapping_mul(M(x), M(y))); },
                       [](const auto& x, const auto& y) { return x * y; });
   });
 }

@@ -3,13 +3,24 @@
 // 16-bit floats are widened to float, computed, and rounded once at the end, so composite formulas
 // (sigmoid, gelu, ...) do not round after every step.
 //
-// Contiguous runs use Eigen's vectorised functions where they are right. Two kinds are not, in Eigen
-// 3.4: float sqrt and rsqrt (EIGEN_FAST_MATH) are not correctly rounded (sqrt(49) is 6.9999995) and
-// sqrt(+inf) is NaN, so only double vectorises them (unary_kernel_vec_double_only); log clamps
-// denormal inputs to the smallest normal number, so those elements are recomputed
-// (unary_kernel_vec_fixup). Left as Eigen has it: float exp and logistic give about 3e-39 where the
-// true result is a denormal (exp(-100)), an absolute error below 1.2e-38, like flushing denormals.
+// Results must not depend on the CPU: the vectorised paths give the same answers on SSE2, AVX2 and
+// AVX-512 (tests/isa runs the special-value suite compiled for each level). Eigen 3.4's packet math is
+// right only in part of the range, and differently per instruction set, so:
+// - sqrt and rsqrt are plain loops (unary_kernel), which the compiler vectorises into the correctly
+//   rounded instructions (the library builds with -fno-math-errno for it). Eigen's are reciprocal-
+//   square-root estimates under its default EIGEN_FAST_MATH: sqrt(inf) is NaN, denormals give 0 or NaN,
+//   on AVX-512 even in float64. (Eigen's division is the exact instruction.)
+// - exp is Eigen's generic algorithm, and only where it is accurate (AccurateExp): below about -87
+//   (float) Eigen clamps, so exp(-inf) is 3.9e-39, not 0, and there are no denormal results; those lanes
+//   take the C library's exp. (AVX-512's own float exp is 3.5 ulp off and overflows from 88.38, before
+//   the true limit 88.72.) sigmoid, silu and softmax are written through AccurateExp: Eigen's own float
+//   logistic is off by 1e-4 relative near -9.
+// - log recomputes positive denormal inputs, which Eigen clamps to the smallest normal number.
+// Accuracy (tests/isa/special_values_test.cpp checks it on every level): exact for sqrt, rsqrt's two
+// roundings and division; at most 2 ulp (float) / 2 ulp (double) for exp, log, log1p, sin and cos;
+// tanh 6 ulp in float (Eigen's rational approximation), 2 in double; sigmoid and silu 6 ulp.
 #include <algorithm>
+#include <cmath>
 #include <type_traits>
 
 #include "ops/cpu/Loops.h"
@@ -37,15 +48,12 @@ void unary_kernel_vec(TensorIterator& iter, ScalarOp scalar_op, VecOp vec_op) {
       });
 }
 
-// unary_kernel_vec for double; every other type runs scalar_op element by element.
-template <typename T, typename ScalarOp, typename VecOp>
-void unary_kernel_vec_double_only(TensorIterator& iter, ScalarOp scalar_op, VecOp vec_op) {
-  if constexpr (std::is_same_v<T, double>) {
-    unary_kernel_vec<T>(iter, scalar_op, vec_op);
-  } else {
-    using M = opmath_t<T>;
-    cpu_kernel(iter, [&](T x) -> T { return static_cast<T>(scalar_op(static_cast<M>(x))); });
-  }
+// A plain loop in opmath_t<T>: on contiguous runs the compiler vectorises it with the instruction the
+// scalar op compiles to (sqrt, division), so every instruction set rounds the same way.
+template <typename T, typename ScalarOp>
+void unary_kernel(TensorIterator& iter, ScalarOp scalar_op) {
+  using M = opmath_t<T>;
+  cpu_kernel(iter, [&](T x) -> T { return static_cast<T>(scalar_op(static_cast<M>(x))); });
 }
 
 // unary_kernel_vec, except that in each block of a contiguous run the elements x with needs_scalar(x)
@@ -101,6 +109,45 @@ void dispatch_floating_kernel(TensorIterator& iter, const char* name, F f) {
   });
 }
 
+// exp(x) for float and double in Eigen expressions (`x.unaryExpr(AccurateExp())`): Eigen's vectorised
+// exp where it is accurate, [kExpMin, kExpMax], whose results are normal numbers; the C library's for
+// the lanes outside it.
+struct AccurateExp {
+  template <typename S>
+  static constexpr S kExpMin = std::is_same_v<S, float> ? S(-87) : S(-708);
+  template <typename S>
+  static constexpr S kExpMax = std::is_same_v<S, float> ? S(88) : S(709);
+
+  template <typename S>
+  S operator()(const S& x) const {
+    return std::exp(x);
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& x) const {
+    namespace ei = Eigen::internal;
+    using S = typename ei::unpacket_traits<Packet>::type;
+    constexpr int kLanes = ei::unpacket_traits<Packet>::size;
+    // Eigen's generic algorithms: AVX-512's own float exp is up to 3.5 ulp off and overflows early.
+    Packet r;
+    if constexpr (std::is_same_v<S, float>) {
+      r = ei::pexp_float(x);
+    } else {
+      r = ei::pexp_double(x);
+    }
+    // |x - middle| > half width: outside the range. NaN is not (Eigen's exp keeps it).
+    const Packet middle = ei::pset1<Packet>((kExpMin<S> + kExpMax<S>) / 2);
+    const Packet outside = ei::pcmp_lt(ei::pset1<Packet>((kExpMax<S> - kExpMin<S>) / 2), ei::pabs(ei::psub(x, middle)));
+    if (!ei::predux_any(outside)) return r;
+    alignas(64) S xs[kLanes], rs[kLanes];
+    ei::pstore(xs, x);
+    ei::pstore(rs, r);
+    for (int i = 0; i < kLanes; ++i) {
+      if (xs[i] < kExpMin<S> || xs[i] > kExpMax<S>) rs[i] = std::exp(xs[i]);
+    }
+    return ei::pload<Packet>(rs);
+  }
+};
+
 // The common case: a floating op vectorised by Eigen for every floating type.
 template <typename ScalarOp, typename VecOp>
 void floating_unary_kernel(TensorIterator& iter, const char* name, ScalarOp scalar_op, VecOp vec_op) {
@@ -108,3 +155,8 @@ void floating_unary_kernel(TensorIterator& iter, const char* name, ScalarOp scal
 }
 
 }  // namespace mt
+
+template <>
+struct Eigen::internal::functor_traits<mt::AccurateExp> {
+  enum { Cost = 20 * Eigen::NumTraits<float>::MulCost, PacketAccess = true };
+};

@@ -34,12 +34,11 @@ void pow_scalar_kernel(TensorIterator& iter, const Scalar& exponent) {
       } else if (e == M(3)) {
         unary_kernel_vec<T>(iter, [](M x) { return x * x * x; }, [](const auto& x) { return x.cube(); });
       } else if (e == M(0.5)) {
-        unary_kernel_vec_double_only<T>(iter, [](M x) { return std::sqrt(x); }, [](const auto& x) { return x.sqrt(); });
+        unary_kernel<T>(iter, [](M x) { return std::sqrt(x); });
       } else if (e == M(-0.5)) {
-        unary_kernel_vec_double_only<T>(
-            iter, [](M x) { return M(1) / std::sqrt(x); }, [](const auto& x) { return x.rsqrt(); });
+        unary_kernel<T>(iter, [](M x) { return M(1) / std::sqrt(x); });
       } else if (e == M(-1)) {
-        unary_kernel_vec<T>(iter, [](M x) { return M(1) / x; }, [](const auto& x) { return x.inverse(); });
+        unary_kernel<T>(iter, [](M x) { return M(1) / x; });
       } else {
         // Eigen's array pow is slower than the C library's here, so no vectorised form.
         cpu_kernel(iter, [e](T x) -> T { return static_cast<T>(std::pow(static_cast<M>(x), e)); });

@@ -19,6 +19,7 @@
 
 #include "ops/ReduceIterator.h"
 #include "ops/ReduceOps.h"
+#include "ops/cpu/OpmathLoops.h"
 #include "tensor/DtypeDispatch.h"
 
 namespace mt {
@@ -291,7 +292,7 @@ struct LogSumExpOp {
         const Vec<T> v(p + i, len);
         const T m = v.template maxCoeff<Eigen::PropagateNaN>();
         if (std::isfinite(m)) {
-          a = combine(a, {static_cast<double>(m), static_cast<double>((v - m).exp().sum())});
+          a = combine(a, {static_cast<double>(m), static_cast<double>((v - m).unaryExpr(AccurateExp()).sum())});
           continue;
         }
       }

@@ -1,5 +1,6 @@
 // CPU loops of softmax and log_softmax. Every value is computed in opmath (float for the 16-bit types)
-// from the row's maximum, so exp never overflows. Two layouts get a vectorised path:
+// from the row's maximum, so exp never overflows; exp is AccurateExp, so a -inf (masked) element gives
+// exactly 0. Two layouts get a vectorised path:
 // - rows: the dim is innermost (only size-1 dims after it), the common `softmax(x, -1)`; each row is
 //   handled in place by Eigen, rows are spread over the threads;
 // - columns: a contiguous input softmaxed along an outer dim; Eigen works across a block of the inner
@@ -13,6 +14,7 @@
 #include <Eigen/Core>
 
 #include "ops/Parallel.h"
+#include "ops/cpu/OpmathLoops.h"
 #include "ops/SoftMax.h"
 #include "tensor/DtypeDispatch.h"
 
@@ -29,9 +31,9 @@ void softmax_row(const M* x, M* y, int64_t n, bool log) {
   Eigen::Map<Array<M>> ya(y, n);
   const M max = xa.maxCoeff();
   if (log) {
-    ya = (xa - max) - std::log((xa - max).exp().sum());
+    ya = (xa - max) - std::log((xa - max).unaryExpr(AccurateExp()).sum());
   } else {
-    ya = (xa - max).exp();
+    ya = (xa - max).unaryExpr(AccurateExp());
     ya *= M(1) / ya.sum();
   }
 }
@@ -116,14 +118,14 @@ void softmax_columns(const Tensor& out, const Tensor& self, const Geometry& g, b
       max = column(0);
       for (int64_t k = 1; k < g.len; ++k) max = max.max(column(k));
       sum.setZero();
-      for (int64_t k = 0; k < g.len; ++k) sum += (column(k) - max).exp();
+      for (int64_t k = 0; k < g.len; ++k) sum += (column(k) - max).unaryExpr(AccurateExp());
       // From here `sum` holds what each shifted element is reduced by (log) or scaled by.
       if (log) sum = sum.log();
       else sum = sum.inverse();
       for (int64_t k = 0; k < g.len; ++k) {
         Eigen::Map<Array<O>> y(o + base + k * g.inner, n);
         if (log) y = ((column(k) - max) - sum).template cast<O>();
-        else y = ((column(k) - max).exp() * sum).template cast<O>();
+        else y = ((column(k) - max).unaryExpr(AccurateExp()) * sum).template cast<O>();
       }
     }
   });

@@ -1,24 +1,55 @@
 // CPU loops of the unary math ops. Contiguous runs use Eigen's array functions, which vectorise exp,
-// log, log1p, sqrt, rsqrt, sin, cos, tanh and the logistic function; strided runs call <cmath>. (sqrt,
-// rsqrt and log work around Eigen's inexact cases; see OpmathLoops.h.)
+// log, log1p, sin, cos and tanh, or plain loops the compiler vectorises (sqrt, rsqrt); strided runs call
+// <cmath>. (exp, log and sigmoid work around Eigen's inexact cases; see OpmathLoops.h.)
 #include <cmath>
 #include <limits>
 
+#include "ops/ScalarMath.h"
 #include "ops/UnaryOps.h"
 #include "ops/cpu/OpmathLoops.h"
+
+namespace mt {
+namespace {
+// sigmoid from e = exp(-|x|) <= 1, which never overflows: 1 / (1 + e) for x >= 0, e / (1 + e) below,
+// so results down to the denormals are kept (PyTorch's 1 / (1 + exp(-x)) flushes them to 0 below -88).
+struct Sigmoid {
+  template <typename S>
+  S operator()(const S& x) const {
+    const S e = std::exp(-std::abs(x));
+    const S t = S(1) / (S(1) + e);
+    return x < S(0) ? e * t : t;
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& x) const {
+    namespace ei = Eigen::internal;
+    const Packet e = AccurateExp().packetOp(ei::pnegate(ei::pabs(x)));
+    const Packet t = ei::pdiv(ei::pset1<Packet>(1), ei::padd(ei::pset1<Packet>(1), e));
+    return ei::pselect(ei::pcmp_lt(x, ei::pzero(x)), ei::pmul(e, t), t);
+  }
+};
+}  // namespace
+}  // namespace mt
+
+template <>
+struct Eigen::internal::functor_traits<mt::Sigmoid> {
+  enum { Cost = 25 * Eigen::NumTraits<float>::MulCost, PacketAccess = true };
+};
 
 namespace mt {
 namespace {
 
 void neg_kernel(TensorIterator& iter) {
   dispatch_numeric_types(iter.common_dtype(), "neg", [&]<typename T>() {
-    unary_kernel_vec<T>(iter, [](auto x) { return -x; }, [](const auto& x) { return -x; });
+    // Eigen's AVX negation is 0 - x, which gives +0 for +0: multiplying by -1 gives -0 on every ISA.
+    unary_kernel_vec<T>(iter, [](auto x) { return wrapping_neg(x); }, [](const auto& x) { return x * eigen_scalar_t<decltype(x)>(-1); });
   });
 }
 
 void abs_kernel(TensorIterator& iter) {
   dispatch_numeric_types(iter.common_dtype(), "abs", [&]<typename T>() {
-    unary_kernel_vec<T>(iter, [](auto x) { return std::abs(x); }, [](const auto& x) { return x.abs(); });
+    // abs(INT64_MIN) wraps to itself, as in PyTorch.
+    unary_kernel_vec<T>(
+        iter, [](auto x) { return x < decltype(x)(0) ? wrapping_neg(x) : std::abs(x); }, [](const auto& x) { return x.abs(); });
   });
 }
 
@@ -43,7 +74,8 @@ void sign_kernel(TensorIterator& iter) {
 }
 
 void exp_kernel(TensorIterator& iter) {
-  floating_unary_kernel(iter, "exp", [](auto x) { return std::exp(x); }, [](const auto& x) { return x.exp(); });
+  floating_unary_kernel(
+      iter, "exp", [](auto x) { return std::exp(x); }, [](const auto& x) { return x.unaryExpr(AccurateExp()); });
 }
 void log_kernel(TensorIterator& iter) {
   dispatch_floating_kernel(iter, "log", [&]<typename T>() {
@@ -57,15 +89,12 @@ void log1p_kernel(TensorIterator& iter) {
   floating_unary_kernel(iter, "log1p", [](auto x) { return std::log1p(x); }, [](const auto& x) { return x.log1p(); });
 }
 void sqrt_kernel(TensorIterator& iter) {
-  dispatch_floating_kernel(iter, "sqrt", [&]<typename T>() {
-    unary_kernel_vec_double_only<T>(iter, [](auto x) { return std::sqrt(x); }, [](const auto& x) { return x.sqrt(); });
-  });
+  dispatch_floating_kernel(iter, "sqrt", [&]<typename T>() { unary_kernel<T>(iter, [](auto x) { return std::sqrt(x); }); });
 }
 // 1 / sqrt(x) with both steps rounded, as PyTorch computes it.
 void rsqrt_kernel(TensorIterator& iter) {
   dispatch_floating_kernel(iter, "rsqrt", [&]<typename T>() {
-    unary_kernel_vec_double_only<T>(
-        iter, [](auto x) { return decltype(x)(1) / std::sqrt(x); }, [](const auto& x) { return x.rsqrt(); });
+    unary_kernel<T>(iter, [](auto x) { return decltype(x)(1) / std::sqrt(x); });
   });
 }
 void sin_kernel(TensorIterator& iter) {
@@ -78,13 +107,7 @@ void tanh_kernel(TensorIterator& iter) {
   floating_unary_kernel(iter, "tanh", [](auto x) { return std::tanh(x); }, [](const auto& x) { return x.tanh(); });
 }
 void sigmoid_kernel(TensorIterator& iter) {
-  floating_unary_kernel(
-      iter, "sigmoid",
-      [](auto x) {
-        using S = decltype(x);
-        return S(1) / (S(1) + std::exp(-x));
-      },
-      [](const auto& x) { return x.logistic(); });
+  floating_unary_kernel(iter, "sigmoid", Sigmoid(), [](const auto& x) { return x.unaryExpr(Sigmoid()); });
 }
 
 }  // namespace
