@@ -10,6 +10,7 @@ namespace mt {
 MT_DEFINE_STUB(copy_stub, void(TensorIterator&));
 
 void copy_into(const Tensor& dst, const Tensor& src) {
+  if (dst.is_same(src)) return;  // nothing to do, even for an expanded tensor, as in PyTorch
   TensorIterator iter = TensorIteratorConfig()
                             .add_output(dst)
                             .add_input(src)

@@ -203,6 +203,7 @@ Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tenso
 }
 
 Tensor& scatter_value_into(Tensor& out, int64_t d, const Tensor& index, const Scalar& value) {
+  check_value_fits(value, out.dtype());
   if (index.numel() > 0) scatter_fill_stub(out.device().type(), out, d, index, value);
   return out;
 }

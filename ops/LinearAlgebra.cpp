@@ -67,6 +67,9 @@ bool shares_storage(const Tensor& a, const Tensor& b) {
 // (`sizes`) or no elements.
 void run_gemm(const Tensor& out, IntArrayRef sizes, const Tensor& self, const Tensor& a, const Tensor& b,
               const Scalar& beta, const Scalar& alpha) {
+  // Before the loop, so that Meta refuses what the backends refuse (with the CPU loops' names).
+  MT_CHECK_NOT_IMPLEMENTED(out.dtype() != kBool, '"', out.dim() == 3 ? "bmm" : "addmm_impl_cpu_", "\" not implemented for '",
+                           out.dtype(), "'");
   // Writing out while a or b is still being read would read partial results, and an out that must be
   // resized may change only once the loop has succeeded: both compute aside, then copy.
   if (!(out.sizes() == sizes) || shares_storage(out, a) || shares_storage(out, b)) {
@@ -161,6 +164,7 @@ Tensor dot(const Tensor& self, const Tensor& other) {
   MT_CHECK(self.numel() == other.numel(), "inconsistent tensor size, expected tensor [", self.numel(),
            "] and src [", other.numel(), "] to have the same number of elements, but got ", self.numel(), " and ",
            other.numel(), " elements respectively");
+  MT_CHECK_NOT_IMPLEMENTED(self.dtype() != kBool, "\"dot\" not implemented for '", self.dtype(), "'");
   Tensor out = new_result({}, self);
   dot_stub(self.device().type(), out, self, other);
   return out;

@@ -37,6 +37,7 @@ bool shares_storage(const Tensor& a, const Tensor& b) {
 }
 
 void check_no_internal_overlap(const Tensor& out) {
+  if (out.numel() == 0) return;  // nothing is written
   for (int64_t d = 0; d < out.dim(); ++d) {
     MT_CHECK(out.stride(d) != 0 || out.size(d) <= 1,
              "unsupported operation: more than one element of the written-to tensor refers to a single memory "

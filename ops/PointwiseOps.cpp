@@ -4,6 +4,7 @@
 #include "ops/BinaryOps.h"
 #include "ops/Functions.h"
 #include "ops/PointwiseIterators.h"
+#include "ops/WhereFill.h"
 #include "tensor/TypePromotion.h"
 
 namespace mt {
@@ -28,14 +29,25 @@ Tensor& pow_tensor_impl(Tensor& out, const Tensor& self, const Tensor& exponent,
   return result_of(out, iter);
 }
 
+// x ** 0 is 1 and x ** 1 is x in every dtype, as in PyTorch: so bool ** bool (the only bool result)
+// works, while the kernels take no bools.
 Tensor& pow_scalar_impl(Tensor& out, const Tensor& self, const Scalar& exponent, bool inplace) {
   const ScalarType dtype = result_type(self, exponent);
-  check_pow_dtype(dtype);
   MT_CHECK(!(dtype == kInt64 && exponent.isIntegral(false) && exponent.toLong() < 0),
            "Integers to negative integer powers are not allowed.");
+  check_value_fits(exponent, dtype);
+  const double e = exponent.toDouble();
   const Tensor input = as_dtype(self, dtype);
   TensorIterator iter = unary_iterator(out, input, inplace);
-  pow_scalar_stub(iter.device().type(), iter, exponent);
+  if (e == 0) {
+    Tensor result = iter.output();
+    TensorIterator ones = TensorIterator::nullary_op(result);
+    fill_stub(iter.device().type(), ones, 1);
+  } else if (e == 1) {
+    copy_stub(iter.device().type(), iter);
+  } else {
+    pow_scalar_stub(iter.device().type(), iter, exponent);
+  }
   return result_of(out, iter);
 }
 
@@ -64,6 +76,9 @@ Tensor& clamp_scalar_impl(Tensor& out, const Tensor& self, const std::optional<S
   if (max) state = update_result_type_state(*max, state);
   const ScalarType dtype = result_type(state);
   MT_CHECK_NOT_IMPLEMENTED(dtype != kBool, "\"clamp\" not implemented for '", dtype, "'");
+  for (const std::optional<Scalar>* bound : {&min, &max}) {
+    if (*bound) check_value_fits(**bound, dtype);
+  }
   const Tensor input = as_dtype(self, dtype);
   TensorIterator iter = unary_iterator(out, input, inplace);
   clamp_scalar_stub(iter.device().type(), iter, min, max);
@@ -75,8 +90,11 @@ bool present(const std::optional<Tensor>& t) { return t.has_value() && t->define
 Tensor& clamp_tensor_impl(Tensor& out, const Tensor& self, const std::optional<Tensor>& min,
                           const std::optional<Tensor>& max, bool inplace) {
   check_clamp_bounds(present(min), present(max));
+  // One bound is maximum or minimum, which take bool; two bounds are clamp's own kernel, which does not.
   if (!present(max)) return maximum_impl(out, self, *min, inplace);
   if (!present(min)) return minimum_impl(out, self, *max, inplace);
+  const ScalarType dtype = promote_types(promote_types(self.dtype(), min->dtype()), max->dtype());
+  MT_CHECK_NOT_IMPLEMENTED(dtype != kBool, "\"clamp\" not implemented for '", dtype, "'");
   TensorIterator iter = TensorIteratorConfig()
                             .add_output(out)
                             .add_input(self)

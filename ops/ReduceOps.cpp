@@ -1,5 +1,7 @@
 #include "ops/ReduceOps.h"
 
+#include <limits>
+
 #include "dispatch/Library.h"
 #include "ops/Copy.h"
 
@@ -188,8 +190,19 @@ Tensor norm_impl(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef
   }
   const ScalarType out_dtype = dtype.value_or(self.dtype());
   const DimMask mask = make_dim_mask(dim, self.dim());
+  const double ord = p ? p->toDouble() : 2.0;
+  // The inf and negative norms reduce with max or min, which have no value for no elements.
+  if (ord < 0 || ord == std::numeric_limits<double>::infinity()) {
+    for (int64_t d = 0; d < self.dim(); ++d) {
+      if (!(mask >> d & 1) || self.size(d) != 0) continue;
+      MT_CHECK(!dim.empty(), "linalg.vector_norm cannot compute the ", Scalar(ord),
+               " norm on an empty tensor because the operation does not have an identity");
+      MT_CHECK(false, "linalg.vector_norm cannot compute the ", Scalar(ord), " norm on the dimension ", d,
+               " because this dimension is empty and the operation does not have an identity");
+    }
+  }
   Tensor out = new_output(self, mask, keepdim, out_dtype);
-  norm_stub(self.device().type(), out, as_dtype(self, out_dtype), mask, p ? p->toDouble() : 2.0);
+  norm_stub(self.device().type(), out, as_dtype(self, out_dtype), mask, ord);
   return out;
 }
 Tensor norm_scalar(const Tensor& self, const Scalar& p) { return norm_impl(self, p, {}, false, std::nullopt); }

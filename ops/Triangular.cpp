@@ -2,6 +2,7 @@
 // Shared by CPU, CUDA and Meta; the loop is triangular_stub.
 #include "dispatch/Library.h"
 #include "ops/Indexing.h"
+#include "ops/MemoryOverlap.h"
 
 namespace mt {
 
@@ -23,6 +24,7 @@ Tensor triangular(const Tensor& self, int64_t diagonal, bool upper) {
 
 Tensor& triangular_(Tensor& self, int64_t diagonal, bool upper) {
   check_matrix(self, upper ? "triu" : "tril");
+  check_no_internal_overlap(self);
   if (self.numel() > 0) triangular_stub(self.device().type(), self, self, diagonal, upper);
   return self;
 }

@@ -1,8 +1,5 @@
 #include "ops/WhereFill.h"
 
-#include <cmath>
-#include <limits>
-
 #include "dispatch/Library.h"
 #include "ops/BinaryOps.h"
 #include "ops/Factories.h"
@@ -40,22 +37,6 @@ Tensor& where_promoted(Tensor& out, const Tensor& condition, const Tensor& self,
   const ScalarType dtype = result_type(self, other);
   const Tensor a = as_dtype(self, dtype), b = as_dtype(other, dtype);
   return where_impl(out, condition, a, b, dtype, false);
-}
-
-// PyTorch refuses values a dtype cannot represent: finite values beyond a float type's range, and NaN,
-// infinities or out-of-range values for int64. bool and float64 take anything.
-void check_value_fits(const Scalar& value, ScalarType dtype) {
-  const double v = value.toDouble();
-  auto within = [v](double max) { return !std::isfinite(v) || std::abs(v) <= max; };
-  bool fits = true;
-  switch (dtype) {
-    case kInt64: fits = !value.isFloatingPoint() || (v >= -0x1p63 && v < 0x1p63); break;
-    case kFloat32: fits = within(std::numeric_limits<float>::max()); break;
-    case kFloat16: fits = within(static_cast<float>(std::numeric_limits<Half>::max())); break;
-    case kBFloat16: fits = within(static_cast<float>(std::numeric_limits<BFloat16>::max())); break;
-    default: break;
-  }
-  MT_CHECK(fits, "value cannot be converted to type ", dtype, " without overflow");
 }
 
 Tensor& fill_scalar(Tensor& self, const Scalar& value) {

@@ -1,11 +1,28 @@
 #include "tensor/Scalar.h"
 
+#include <cmath>
+#include <limits>
+
 #include "tensor/Error.h"
 
 namespace mt {
 
 void Scalar::throw_cannot_convert(double value, int bits) {
   detail::throw_error<RuntimeError>("value cannot be converted to type int", bits, "_t without overflow: ", value);
+}
+
+void check_value_fits(const Scalar& value, ScalarType dtype) {
+  const double v = value.toDouble();
+  auto within = [v](double max) { return !std::isfinite(v) || std::abs(v) <= max; };
+  bool fits = true;
+  switch (dtype) {
+    case kInt64: fits = !value.isFloatingPoint() || (v >= -0x1p63 && v < 0x1p63); break;
+    case kFloat32: fits = within(std::numeric_limits<float>::max()); break;
+    case kFloat16: fits = within(static_cast<float>(std::numeric_limits<Half>::max())); break;
+    case kBFloat16: fits = within(static_cast<float>(std::numeric_limits<BFloat16>::max())); break;
+    default: break;
+  }
+  MT_CHECK(fits, "value cannot be converted to type ", dtype, " without overflow");
 }
 
 std::ostream& operator<<(std::ostream& os, const Scalar& s) {

@@ -72,4 +72,9 @@ class Scalar {
 // Prints as Python would: 2, 2.5, True.
 std::ostream& operator<<(std::ostream& os, const Scalar& s);
 
+// Refuses a value that `dtype` cannot represent, as PyTorch's checked conversion of a Scalar to an element
+// type does (fill_, clamp's bounds, pow's exponent, scatter's value): finite values beyond a float type's
+// range, and NaN, infinities or out-of-range values for int64. bool and float64 take anything.
+void check_value_fits(const Scalar& value, ScalarType dtype);
+
 }  // namespace mt

@@ -175,8 +175,10 @@ Tensor cross_entropy_loss(const Tensor& self, const Tensor& target, const std::o
 
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
   check_reduction(reduction);
-  check_floating("mse_loss", result_type(self, target));
-  const Tensor diff = self - target;
+  const ScalarType dtype = result_type(self, target);
+  check_floating("mse_loss", dtype);
+  // In the result dtype first: a bool input is a number here, where sub would refuse it.
+  const Tensor diff = self.to(dtype) - target.to(dtype);
   return apply_reduction(diff * diff, reduction);
 }
 

@@ -8,11 +8,15 @@
 namespace mt {
 namespace {
 
+// weight and bias have the input's dtype, or float32 for a 16-bit input (PyTorch's mixed-dtype layer_norm).
 void check_affine(const char* name, const std::optional<Tensor>& t, IntArrayRef normalized_shape, ScalarType dtype) {
   if (!t) return;
   MT_CHECK(t->sizes() == normalized_shape, "Expected ", name, " to be of same shape as normalized_shape, but got ", name,
            " of shape ", t->sizes(), " and normalized_shape = ", normalized_shape);
-  MT_CHECK(t->dtype() == dtype, "expected scalar type ", dtype, " but found ", t->dtype());
+  const bool reduced = dtype == kFloat16 || dtype == kBFloat16;
+  if (t->dtype() == dtype || (reduced && t->dtype() == kFloat32)) return;
+  MT_CHECK(!reduced, "mixed dtype (CPU): expect parameter to have scalar type of Float");
+  MT_CHECK(false, "expected scalar type ", dtype, " but found ", t->dtype());
 }
 
 // cudnn_enable is accepted for PyTorch's signature; there is no cuDNN here.

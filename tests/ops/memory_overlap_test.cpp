@@ -41,6 +41,8 @@ TEST(MemoryOverlap, AnExpandedOutputIsRefusedAndLeftAlone) {
       {"copy_", [](Tensor& e) { e.copy_(mt::ones({2, 3})); }},
       {"masked_fill_", [](Tensor& e) { e.masked_fill_(mt::ones({2, 3}).gt(0), 2); }},
       {"add out=", [](Tensor& e) { mt::add_out(e, mt::ones({2, 3}), mt::ones({2, 3})); }},
+      {"tril_", [](Tensor& e) { e.tril_(); }},
+      {"triu_", [](Tensor& e) { e.triu_(1); }},
   };
   for (const auto& [name, write] : writes) {
     SCOPED_TRACE(name);
@@ -49,6 +51,21 @@ TEST(MemoryOverlap, AnExpandedOutputIsRefusedAndLeftAlone) {
     EXPECT_EQ(error_of([&] { write(expanded); }), kInternal);
     EXPECT_EQ(values(b), (std::vector<double>{1, 2, 3}));
   }
+}
+
+// As in PyTorch: an expanded tensor with no elements writes nothing, and copying a tensor into itself
+// does nothing, so neither is refused.
+TEST(MemoryOverlap, NothingWrittenIsNoOverlap) {
+  Tensor empty_base = mt::zeros({0, 1});
+  Tensor expanded_empty = empty_base.expand({0, 4});
+  expanded_empty.add_(1);
+  expanded_empty.tril_();
+  EXPECT_EQ(expanded_empty.sizes(), IntArrayRef({0, 4}));
+  Tensor b = mt::tensor({1.0, 2.0, 3.0});
+  Tensor e = b.expand({2, 3});
+  e.copy_(e);
+  EXPECT_EQ(values(b), (std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(error_of([&] { e.copy_(b.expand({2, 3})); }), kInternal);  // another tensor: refused as before
 }
 
 TEST(MemoryOverlap, FillMayWriteAnExpandedTensor) {

@@ -50,6 +50,11 @@ TEST(NNLayers, LayerNormMatchesReferenceForEveryShapeAffineAndDtype) {
       expect_close(mt::layer_norm(x, shape, make(w, shape, dt)), naive_layer_norm(x, n, w, {}, 1e-5), norm_tol(dt));
       expect_close(mt::layer_norm(x, shape, std::nullopt, make(b, shape, dt)), naive_layer_norm(x, n, {}, b, 1e-5),
                    norm_tol(dt));
+      if (dt == kFloat16 || dt == kBFloat16) {  // float32 weight and bias with a 16-bit input, as in PyTorch
+        const Tensor mixed = mt::layer_norm(x, shape, make(w, shape, kFloat32), make(b, shape, kFloat32), 0.1);
+        EXPECT_EQ(mixed.dtype(), dt);
+        expect_close(mixed, naive_layer_norm(x, n, w, b, 0.1), norm_tol(dt));
+      }
     }
   }
 }
@@ -131,6 +136,11 @@ TEST(NNLayers, ErrorsNameTheProblem) {
                              "normalized_shape = [3]");
   expect_error<RuntimeError>([&] { mt::layer_norm(x, {3}, mt::ones({3}, TensorOptions(kFloat64))); },
                              "expected scalar type mt.float32 but found mt.float64");
+  expect_error<RuntimeError>([] { mt::layer_norm(mt::ones({2, 3}), {3}, mt::ones({3}, TensorOptions(kFloat16))); },
+                             "expected scalar type mt.float32 but found mt.float16");
+  expect_error<RuntimeError>(
+      [] { mt::layer_norm(mt::ones({2, 3}, TensorOptions(kFloat16)), {3}, mt::ones({3}, TensorOptions(kFloat64))); },
+      "mixed dtype (CPU): expect parameter to have scalar type of Float");
   expect_error<NotImplementedError>([] { mt::layer_norm(mt::ones({2, 3}, TensorOptions(kInt64)), {3}); },
                                     "\"layer_norm\" not implemented for 'mt.int64'");
   const Tensor w = mt::ones({4, 3});

@@ -59,6 +59,9 @@ TEST(NNRegressionLoss, MseAndL1MatchReferenceWithBroadcastingForEveryDtype) {
   expect_close(mt::mse_loss(t, u), reduce(sq, Reduction::Mean, 12), 1e-12);
   expect_close(mt::l1_loss(u, t, Reduction::Sum),
                reduce(elementwise(u, t, [](double x, double y) { return std::abs(x - y); }), Reduction::Sum, 0), 1e-12);
+  // A bool input is a number to mse_loss (PyTorch 2.x): ((1 - 0.5)^2 + (0 - 0.5)^2) / 2.
+  expect_close(mt::mse_loss(mt::tensor({true, false}), mt::tensor({0.5f, 0.5f})), {0.25}, 1e-7);
+  expect_close(mt::mse_loss(mt::tensor({0.5f, 0.5f}), mt::tensor({true, false})), {0.25}, 1e-7);
   // l1_loss without a mean works on integers, as in PyTorch.
   expect_close(mt::l1_loss(mt::tensor({1, 5}), mt::tensor({4, 2}), Reduction::Sum), {6}, 0);
 }

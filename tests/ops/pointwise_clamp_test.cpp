@@ -210,6 +210,18 @@ TEST(PointwiseClamp, ErrorsNameTheProblemAndChangeNothing) {
   expect_error<RuntimeError>([&] { f.clamp(Tensor(), Tensor()); }, "At least one of 'min' or 'max' must not be None");
   expect_error<NotImplementedError>([] { mt::clamp(mt::tensor({true}), false, true); },
                                     "\"clamp\" not implemented for 'mt.bool'");
+  const Tensor b = mt::tensor({true, false});
+  expect_error<NotImplementedError>([&] { mt::clamp(b, b, b); }, "\"clamp\" not implemented for 'mt.bool'");
+  EXPECT_EQ(values(mt::clamp(b, std::nullopt, mt::tensor({false, false}))), (std::vector<double>{0, 0}));  // minimum
+  // Scalar bounds are converted to the element type, which must hold them (infinities always do).
+  Tensor half = mt::ones({2}, TensorOptions(kFloat16));
+  expect_error<RuntimeError>([&] { half.clamp_(std::nullopt, 1e10); },
+                             "value cannot be converted to type mt.float16 without overflow");
+  expect_error<RuntimeError>([&] { half.clamp_min_(-70000); }, "value cannot be converted to type mt.float16 without overflow");
+  expect_error<RuntimeError>([&] { mt::clamp(mt::ones({2}), 1e300, std::nullopt); },
+                             "value cannot be converted to type mt.float32 without overflow");
+  EXPECT_EQ(values(half), (std::vector<double>{1, 1}));
+  EXPECT_EQ(values(half.clamp(-std::numeric_limits<double>::infinity(), 65504)), (std::vector<double>{1, 1}));
   Tensor i = mt::tensor({1, 2});
   expect_error<TypeError>([&] { i.clamp_(0.5, 1); }, "result type mt.float32 can't be cast to the desired output type mt.int64");
   expect_error<TypeError>([&] { i.clamp_min_(0.5); }, "result type mt.float32 can't be cast to the desired output type mt.int64");

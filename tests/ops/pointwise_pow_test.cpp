@@ -176,12 +176,28 @@ TEST(PointwisePow, MetaTensorsGetShapesAndDtypes) {
   expect_error<RuntimeError>([&] { mt::pow(i, -1); }, "Integers to negative integer powers are not allowed.");
 }
 
+// As PyTorch: a power of 0 is 1 and a power of 1 the base itself, for every dtype, bool included.
+TEST(PointwisePow, PowersZeroAndOneOfEveryDtype) {
+  Tensor b = mt::tensor({true, false});
+  b.pow_(false);
+  EXPECT_EQ(values(b), (std::vector<double>{1, 1}));
+  EXPECT_EQ(b.dtype(), kBool);
+  const Tensor kept = mt::pow(mt::tensor({true, false}), true);
+  EXPECT_EQ(kept.dtype(), kBool);
+  EXPECT_EQ(values(kept), (std::vector<double>{1, 0}));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(values(mt::pow(mt::tensor({nan, 0.0, -2.0}), 0)), (std::vector<double>{1, 1, 1}));
+  EXPECT_EQ(values(mt::pow(mt::tensor({3, -4}), 1)), (std::vector<double>{3, -4}));
+  EXPECT_EQ(mt::pow(mt::tensor({3, -4}), 0.0).dtype(), kFloat32);
+}
+
 TEST(PointwisePow, ErrorsNameTheProblemAndChangeNothing) {
   expect_error<RuntimeError>([] { mt::pow(mt::tensor({2, 3}), -1); }, "Integers to negative integer powers are not allowed.");
   expect_error<RuntimeError>([] { mt::pow(mt::tensor({true}), -2); }, "Integers to negative integer powers are not allowed.");
   expect_error<NotImplementedError>([] { mt::pow(mt::tensor({true}), mt::tensor({false})); },
                                     "\"pow\" not implemented for 'mt.bool'");
-  expect_error<NotImplementedError>([] { mt::pow(mt::tensor({true}), true); }, "\"pow\" not implemented for 'mt.bool'");
+  expect_error<RuntimeError>([] { mt::ones({2}, TensorOptions(kFloat16)).pow_(1e10); },
+                             "value cannot be converted to type mt.float16 without overflow");
   expect_error<NotImplementedError>([] { mt::pow(true, mt::tensor({true})); }, "\"pow\" not implemented for 'mt.bool'");
   Tensor i = mt::tensor({1, 2});
   expect_error<TypeError>([&] { i.pow_(2.5); }, "result type mt.float32 can't be cast to the desired output type mt.int64");
