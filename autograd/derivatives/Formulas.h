@@ -38,6 +38,12 @@ inline Tensor operand_to_save_inplace(const Tensor& self, const Tensor& operand)
   return operand.defined() && shares_storage(self, operand) ? operand.detach() : operand;
 }
 
+// The gradient where `mask` holds and 0 elsewhere (grad_where_not: where it does not). Masks select, never
+// multiply: an inf or NaN gradient from upstream must give 0 where it does not flow, not 0 * inf = NaN (PyTorch's
+// where-based formulas, threshold_backward).
+inline Tensor grad_where(const Tensor& mask, const Tensor& grad) { return mt::where(mask, grad, 0.0); }
+inline Tensor grad_where_not(const Tensor& mask, const Tensor& grad) { return mt::where(mask, 0.0, grad); }
+
 // Sums a gradient over the dims that broadcasting added or expanded, to `sizes`.
 inline Tensor sum_to(const Tensor& grad, IntArrayRef sizes) {
   if (grad.sizes() == sizes) return grad;

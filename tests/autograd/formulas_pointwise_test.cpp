@@ -90,6 +90,15 @@ TEST(PointwiseFormulas, SignHasZeroGradient) {
   check([](const variable_list& x) { return (x[0] * 1.0).sign_() * x[0]; }, {x}, /*second=*/false);
 }
 
+TEST(PointwiseFormulas, SignSavesNothingSoChangingItsInputLaterIsNoError) {
+  // As in PyTorch, whose sign saves nothing: only a formula that reads self would see the change.
+  const Tensor x = rnd_nonzero({3}, 2);
+  Tensor a = x * 1.0;
+  const Tensor b = a.sign();
+  a.add_(1.0);
+  EXPECT_EQ(values(mt::autograd::grad({(b * 2.0).sum()}, {x})[0]), (std::vector<double>{0, 0, 0}));
+}
+
 TEST(PointwiseFormulas, PowWithTensorExponentBroadcasts) {
   const variable_list in{rnd({2, 3}, 3, 0.5, 2.0), rnd({3}, 4, -1.5, 1.5)};
   check([](const variable_list& x) { return x[0].pow(x[1]); }, in);
