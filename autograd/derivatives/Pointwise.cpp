@@ -204,15 +204,17 @@ Tensor& pow__Scalar(DispatchKeySet ks, Tensor& self, const Scalar& exponent) {
   return self;
 }
 
-// pow(self, exponent) with both tensors (PyTorch's pow_backward_self / pow_backward_exponent): the
-// exponent's gradient is result * log(self), 0 where self = 0 and exponent >= 0.
-BackwardFunction::Formula pow_tensor_formula(const Tensor& self, const Tensor& exponent) {
+// pow(self, exponent) with both tensors (PyTorch's pow_backward_self / pow_backward_exponent): self's gradient is 0
+// where the exponent is 0; the exponent's is result * log(self), 0 where self = 0 and exponent >= 0, a mask that
+// multiplies the gradient there as in PyTorch. log(self) is taken in the result's dtype, as PyTorch does: in self's,
+// an integer base (pow(2, x) wraps 2 as an int64) would take it in float32 for a float64 exponent.
+BackwardFunction::Formula pow_tensor_formula(const Tensor& self, const Tensor& exponent, ScalarType result_dtype) {
   return [s = SavedVariable(self), e = SavedVariable(exponent), self_sizes = self.sizes().vec(),
-          exponent_sizes = exponent.sizes().vec()](const variable_list& g) {
+          exponent_sizes = exponent.sizes().vec(), result_dtype](const variable_list& g) {
     const Tensor self_v = s.unpack(), exponent_v = e.unpack();
-    const Tensor grad_self = mt::where(exponent_v.eq(0), 0.0, g[0] * exponent_v * self_v.pow(exponent_v - 1));
-    const Tensor grad_exponent = mt::where(self_v.eq(0).logical_and(exponent_v.ge(0)), 0.0,
-                                       g[0] * self_v.pow(exponent_v) * self_v.log());
+    const Tensor grad_self = grad_where_not(exponent_v.eq(0), g[0] * exponent_v * self_v.pow(exponent_v - 1));
+    const Tensor grad_exponent = g[0] * mt::where(self_v.eq(0).logical_and(exponent_v.ge(0)), 0.0,
+                                                  self_v.pow(exponent_v) * self_v.to(result_dtype).log());
     return variable_list{sum_to(grad_self, self_sizes), sum_to(grad_exponent, exponent_sizes)};
   };
 }
@@ -220,7 +222,9 @@ BackwardFunction::Formula pow_tensor_formula(const Tensor& self, const Tensor& e
 Tensor pow_Tensor_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& exponent) {
   Tensor out =
       below_autograd([&] { return ops::pow_Tensor_Tensor::redispatch(ks & after_autograd_keyset, self, exponent); });
-  if (compute_requires_grad({self, exponent})) record("PowBackward1", {self, exponent}, {out}, pow_tensor_formula(self, exponent));
+  if (compute_requires_grad({self, exponent})) {
+    record("PowBackward1", {self, exponent}, {out}, pow_tensor_formula(self, exponent, out.scalar_type()));
+  }
   return out;
 }
 
@@ -229,7 +233,7 @@ Tensor& pow__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& exponent) {
   const bool rg = compute_requires_grad({self, exponent});
   // The exponent is saved before the op: the op's write shows if it shares self's memory (mul_'s note).
   BackwardFunction::Formula formula =
-      rg ? pow_tensor_formula(self.clone(), operand_to_save_inplace(self, exponent)) : nullptr;
+      rg ? pow_tensor_formula(self.clone(), operand_to_save_inplace(self, exponent), self.scalar_type()) : nullptr;
   below_autograd([&]() -> Tensor& { return ops::pow__Tensor::redispatch(ks & after_autograd_keyset, self, exponent); });
   if (rg) record("PowBackward1", {self, exponent}, {self}, std::move(formula));
   return self;

@@ -110,6 +110,15 @@ TEST(MaskFormulas, AmaxMultipliesItsMaskAsPyTorchDoes) {
   EXPECT_EQ(values(mt::autograd::grad({x.amax({0})}, {x})[0]), (std::vector<double>{0, 0.5, 0.5}));
 }
 
+TEST(MaskFormulas, PowsExponentMultipliesItsMaskAsPyTorchDoes) {
+  // PyTorch's pow_backward_exponent is grad * where(self == 0 & exponent >= 0, 0, result * log(self)).
+  const Tensor base = mt::zeros({2}, mt::kFloat64);
+  const Tensor e = doubles({2.0, 0.0});
+  const std::vector<double> g = values(grads_of_inf(base.pow(e), {e})[0]);
+  EXPECT_TRUE(std::isnan(g[0]) && std::isnan(g[1]));
+  EXPECT_EQ(values(mt::autograd::grad({base.pow(e).sum()}, {e})[0]), (std::vector<double>{0, 0}));
+}
+
 TEST(MaskFormulas, MaxDimSendsAnInfGradientToTheIndexOnly) {
   const Tensor x = mt::tensor({1.0, 5.0, 4.0, 2.0}, mt::kFloat64).reshape({2, 2}).requires_grad_();
   EXPECT_EQ(values(grads_of_inf(std::get<0>(x.max(1)), {x})[0]), (std::vector<double>{0, kInf, kInf, 0}));
