@@ -277,7 +277,8 @@ Tensor norm_grad(const Tensor& grad, const Tensor& self, double p, DimMask mask,
   if (p == 0) return zeros_like(self);
   if (p == 1) return g * self.sign();
   if (std::isinf(p)) {
-    const Tensor picked = self.abs().eq(norm).to(self.dtype());
+    // NaNs count as picked, as in PyTorch: with sign(NaN) = 0, a NaN slice gets a zero gradient, not 0 / 0.
+    const Tensor picked = self.abs().eq(norm).logical_or(self.ne(self)).to(self.dtype());
     return g * self.sign() * picked / picked.sum(dims, /*keepdim=*/true);
   }
   const Tensor scaled = p == 2 ? self : (p < 1 ? mt::where(self.eq(0), 0.0, self * self.abs().pow(p - 2))

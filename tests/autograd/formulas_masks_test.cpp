@@ -1,7 +1,8 @@
-// The masks of the derivative formulas select the gradient, they do not multiply it: an inf gradient arriving from
-// upstream (sqrt at 0, or given as grad_outputs) gives 0 where it does not flow, not 0 * inf = NaN. And PyTorch 2.x's
-// conventions at bounds, ties and NaN inputs: relu, maximum/minimum, max/min and amax, max.dim, clamp, where.
-// Hand-worked values; gradcheck and gradgradcheck of the formulas where they are smooth.
+// The masks of the derivative formulas select the gradient, as PyTorch's do: an inf gradient arriving from upstream
+// (sqrt at 0, or given as grad_outputs) gives 0 where it does not flow, not 0 * inf = NaN; where PyTorch multiplies
+// (amax, pow's exponent at base 0), so do these. And PyTorch 2.x's conventions at bounds, ties and NaN inputs: relu,
+// maximum/minimum, max/min, max.dim, the inf norm, clamp, where. Hand-worked values; gradcheck and gradgradcheck of
+// the formulas where they are smooth.
 #include <cmath>
 #include <limits>
 
@@ -98,6 +99,14 @@ TEST(MaskFormulas, MaxMinOfANaNGoToTheNaNs) {
   const Tensor x = doubles({1.0, kNaN, 3.0, kNaN});
   EXPECT_EQ(values(mt::autograd::grad({x.max()}, {x})[0]), (std::vector<double>{0, 0.5, 0, 0.5}));
   EXPECT_EQ(values(mt::autograd::grad({x.min()}, {x})[0]), (std::vector<double>{0, 0.5, 0, 0.5}));
+}
+
+TEST(MaskFormulas, InfNormOfANaNHasAZeroGradient) {
+  // PyTorch's norm_backward counts the NaNs among the picked elements, whose sign is 0.
+  const Tensor x = doubles({1.0, kNaN, -3.0});
+  EXPECT_EQ(values(mt::autograd::grad({x.norm(kInf)}, {x})[0]), (std::vector<double>{0, 0, 0}));
+  const Tensor y = doubles({1.0, -3.0, 3.0});
+  EXPECT_EQ(values(mt::autograd::grad({y.norm(kInf)}, {y})[0]), (std::vector<double>{0, -0.5, 0.5}));
 }
 
 TEST(MaskFormulas, AmaxMultipliesItsMaskAsPyTorchDoes) {
