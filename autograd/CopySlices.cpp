@@ -1,5 +1,6 @@
 #include "autograd/CopySlices.h"
 
+#include "autograd/derivatives/AsStridedBackward.h"
 #include "ops/Functions.h"
 
 namespace mt::autograd {
@@ -50,12 +51,10 @@ variable_list CopySlices::apply(variable_list&& grads) {
 AsStridedBackward::AsStridedBackward(const Tensor& base, const TensorGeometry& view)
     : Node("AsStridedBackward0", {gradient_edge(base)}), base_(TensorGeometry::of(base)), view_(view) {}
 
+// Not copied into the view's region of a buffer: the view may overlap itself (an expand), where its gradients add up.
 variable_list AsStridedBackward::apply(variable_list&& grads) {
   if (!grads[0].defined()) return {Tensor()};
-  Tensor result = buffer_like(base_, grads[0]);
-  result.zero_();
-  region(result, base_, view_).copy_(grads[0]);
-  return {result};
+  return {as_strided_backward(grads[0], base_, view_)};
 }
 
 }  // namespace mt::autograd

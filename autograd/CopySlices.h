@@ -5,7 +5,7 @@
 // outside the view's region; inside it, it is the gradient of the view's new value, which `fn` turns
 // into gradients of the view's old value (written back into the region) and of fn's other inputs.
 //
-// AsStridedBackward0: the grad_fn of a view derived from its base's: the view's gradient, placed in
+// AsStridedBackward0: the grad_fn of a view derived from its base's: the view's gradient, summed into
 // the view's region of a zero gradient for the base.
 #include "autograd/AutogradMeta.h"
 

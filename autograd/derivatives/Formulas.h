@@ -38,6 +38,12 @@ inline Tensor operand_to_save_inplace(const Tensor& self, const Tensor& operand)
   return operand.defined() && shares_storage(self, operand) ? operand.detach() : operand;
 }
 
+// The gradient where `mask` holds and 0 elsewhere (grad_where_not: where it does not), selected as PyTorch's
+// where-based formulas and threshold_backward select it: an inf or NaN gradient from upstream gives 0 where it does
+// not flow, where multiplying by the mask would give 0 * inf = NaN.
+inline Tensor grad_where(const Tensor& mask, const Tensor& grad) { return mt::where(mask, grad, 0.0); }
+inline Tensor grad_where_not(const Tensor& mask, const Tensor& grad) { return mt::where(mask, 0.0, grad); }
+
 // Sums a gradient over the dims that broadcasting added or expanded, to `sizes`.
 inline Tensor sum_to(const Tensor& grad, IntArrayRef sizes) {
   if (grad.sizes() == sizes) return grad;

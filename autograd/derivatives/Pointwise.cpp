@@ -55,10 +55,8 @@ Tensor d_silu(const Tensor& x) {
   const Tensor s = x.sigmoid();
   return s * (x * (-s + 1) + 1);
 }
-// relu, abs and sign have piecewise-constant derivatives (0 at 0, as in PyTorch).
-Tensor d_relu(const Tensor& x) { return x.gt(0).to(x.dtype()); }
+// abs: grad * sign(self), 0 at 0 (PyTorch's grad * self.sgn()).
 Tensor d_abs(const Tensor& x) { return x.sign(); }
-Tensor d_sign(const Tensor& x) { return mt::zeros_like(x); }
 
 // Phi, the standard normal CDF, as gelu(x) / x (there is no erf op). At 0 it is its Taylor polynomial
 // 1/2 + phi(0) (x - x^3 / 6), so that its derivatives there (a Hessian of gelu) are right to the third.
@@ -98,20 +96,48 @@ MT_UNARY_FORMULA(tanh, "TanhBackward0")
 MT_UNARY_FORMULA(sigmoid, "SigmoidBackward0")
 MT_UNARY_FORMULA(silu, "SiluBackward0")
 MT_UNARY_FORMULA(abs, "AbsBackward0")
-MT_UNARY_FORMULA(sign, "SignBackward0")
 #undef MT_UNARY_FORMULA
 
-Tensor relu(DispatchKeySet ks, const Tensor& self) { return unary<ops::relu>("ReluBackward0", d_relu, ks, self); }
+// sign's gradient is 0 (PyTorch's zeros_like(grad)): it saves nothing, so changing self in place afterwards is no
+// error, and an inf or NaN gradient still gives 0.
+variable_list zero_gradient(const variable_list& g) { return {mt::zeros_like(g[0])}; }
 
-// relu_ needs only where self was positive, which the result tells as well: no copy of self.
+Tensor sign(DispatchKeySet ks, const Tensor& self) {
+  Tensor out = below_autograd([&] { return ops::sign::redispatch(ks & after_autograd_keyset, self); });
+  if (compute_requires_grad({self})) record("SignBackward0", {self}, {out}, zero_gradient);
+  return out;
+}
+
+Tensor& sign_(DispatchKeySet ks, Tensor& self) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self});
+  below_autograd([&]() -> Tensor& { return ops::sign_::redispatch(ks & after_autograd_keyset, self); });
+  if (rg) record("SignBackward0", {self}, {self}, zero_gradient);
+  return self;
+}
+
+// relu, as PyTorch's threshold_backward(grad, result, 0): the gradient is dropped where the result is <= 0, which is
+// where self is, and passes elsewhere, at a NaN too (relu(NaN) is NaN, which is not <= 0).
+Tensor relu(DispatchKeySet ks, const Tensor& self) {
+  Tensor out = below_autograd([&] { return ops::relu::redispatch(ks & after_autograd_keyset, self); });
+  if (compute_requires_grad({self})) {
+    record("ReluBackward0", {self}, {out}, [s = SavedVariable(self)](const variable_list& g) {
+      return variable_list{grad_where_not(s.unpack().le(0), g[0])};
+    });
+  }
+  return out;
+}
+
+// relu_ saves where the result is <= 0 instead of a copy of self.
 Tensor& relu_(DispatchKeySet ks, Tensor& self) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self});
   below_autograd([&]() -> Tensor& { return ops::relu_::redispatch(ks & after_autograd_keyset, self); });
   if (rg) {
-    const Tensor mask = below_autograd([&] { return d_relu(self); });
     record("ReluBackward0", {self}, {self},
-           [m = SavedVariable(mask)](const variable_list& g) { return variable_list{g[0] * m.unpack()}; });
+           [m = SavedVariable(below_autograd([&] { return self.le(0); }))](const variable_list& g) {
+             return variable_list{grad_where_not(m.unpack(), g[0])};
+           });
   }
   return self;
 }
@@ -178,15 +204,17 @@ Tensor& pow__Scalar(DispatchKeySet ks, Tensor& self, const Scalar& exponent) {
   return self;
 }
 
-// pow(self, exponent) with both tensors (PyTorch's pow_backward_self / pow_backward_exponent): the
-// exponent's gradient is result * log(self), 0 where self = 0 and exponent >= 0.
-BackwardFunction::Formula pow_tensor_formula(const Tensor& self, const Tensor& exponent) {
+// pow(self, exponent) with both tensors (PyTorch's pow_backward_self / pow_backward_exponent): self's gradient is 0
+// where the exponent is 0; the exponent's is result * log(self), 0 where self = 0 and exponent >= 0, a mask that
+// multiplies the gradient there as in PyTorch. log(self) is taken in the result's dtype, as PyTorch does: in self's,
+// an integer base (pow(2, x) wraps 2 as an int64) would take it in float32 for a float64 exponent.
+BackwardFunction::Formula pow_tensor_formula(const Tensor& self, const Tensor& exponent, ScalarType result_dtype) {
   return [s = SavedVariable(self), e = SavedVariable(exponent), self_sizes = self.sizes().vec(),
-          exponent_sizes = exponent.sizes().vec()](const variable_list& g) {
+          exponent_sizes = exponent.sizes().vec(), result_dtype](const variable_list& g) {
     const Tensor self_v = s.unpack(), exponent_v = e.unpack();
-    const Tensor grad_self = mt::where(exponent_v.eq(0), 0.0, g[0] * exponent_v * self_v.pow(exponent_v - 1));
-    const Tensor grad_exponent = mt::where(self_v.eq(0).logical_and(exponent_v.ge(0)), 0.0,
-                                       g[0] * self_v.pow(exponent_v) * self_v.log());
+    const Tensor grad_self = grad_where_not(exponent_v.eq(0), g[0] * exponent_v * self_v.pow(exponent_v - 1));
+    const Tensor grad_exponent = g[0] * mt::where(self_v.eq(0).logical_and(exponent_v.ge(0)), 0.0,
+                                                  self_v.pow(exponent_v) * self_v.to(result_dtype).log());
     return variable_list{sum_to(grad_self, self_sizes), sum_to(grad_exponent, exponent_sizes)};
   };
 }
@@ -194,7 +222,9 @@ BackwardFunction::Formula pow_tensor_formula(const Tensor& self, const Tensor& e
 Tensor pow_Tensor_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& exponent) {
   Tensor out =
       below_autograd([&] { return ops::pow_Tensor_Tensor::redispatch(ks & after_autograd_keyset, self, exponent); });
-  if (compute_requires_grad({self, exponent})) record("PowBackward1", {self, exponent}, {out}, pow_tensor_formula(self, exponent));
+  if (compute_requires_grad({self, exponent})) {
+    record("PowBackward1", {self, exponent}, {out}, pow_tensor_formula(self, exponent, out.scalar_type()));
+  }
   return out;
 }
 
@@ -203,7 +233,7 @@ Tensor& pow__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& exponent) {
   const bool rg = compute_requires_grad({self, exponent});
   // The exponent is saved before the op: the op's write shows if it shares self's memory (mul_'s note).
   BackwardFunction::Formula formula =
-      rg ? pow_tensor_formula(self.clone(), operand_to_save_inplace(self, exponent)) : nullptr;
+      rg ? pow_tensor_formula(self.clone(), operand_to_save_inplace(self, exponent), self.scalar_type()) : nullptr;
   below_autograd([&]() -> Tensor& { return ops::pow__Tensor::redispatch(ks & after_autograd_keyset, self, exponent); });
   if (rg) record("PowBackward1", {self, exponent}, {self}, std::move(formula));
   return self;

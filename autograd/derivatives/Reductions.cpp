@@ -140,13 +140,20 @@ Tensor prod_dim_int(DispatchKeySet ks, const Tensor& self, int64_t dim, bool kee
 
 // --- max, min, amax, amin -----------------------------------------------------------------------------
 
-// The gradient of a reduction that picks a value (max, amax...): shared evenly among the elements of
-// each slice equal to the result (PyTorch's evenly_distribute_backward / scale_grad_by_count).
-Tensor evenly_distributed(const Tensor& grad, const Tensor& self, const Tensor& result, DimMask mask, bool keepdim) {
-  const Tensor picked = self.eq(keep_reduced(result, self.dim(), mask, keepdim)).to(grad.dtype());
+// The gradient of a reduction that picks a value: shared evenly among the elements of each slice equal to the
+// result. max and min select them (PyTorch's evenly_distribute_backward): an inf or NaN gradient reaches them only,
+// and where the result is NaN, the NaNs are what was picked. amax and amin multiply by the mask, as PyTorch's
+// scale_grad_by_count does (there an inf gradient gives NaN elsewhere in its slice, and a NaN slice NaN throughout).
+Tensor evenly_distributed(const Tensor& grad, const Tensor& self, const Tensor& result, DimMask mask, bool keepdim,
+                          bool select) {
+  const Tensor value = keep_reduced(result, self.dim(), mask, keepdim);
+  Tensor picked = self.eq(value);
+  if (select) picked = picked.logical_or(self.ne(self).logical_and(value.ne(value)));
+  const Tensor weights = picked.to(grad.dtype());
   const std::vector<int64_t> dims = mask_dims(mask, self.dim());
-  const Tensor count = dims.empty() ? picked : picked.sum(dims, /*keepdim=*/true);
-  return keep_reduced(grad, self.dim(), mask, keepdim) * picked / count;
+  const Tensor share =
+      keep_reduced(grad, self.dim(), mask, keepdim) / (dims.empty() ? weights : weights.sum(dims, true));
+  return select ? grad_where(picked, share) : share * weights;
 }
 
 template <typename Op>
@@ -156,7 +163,8 @@ Tensor full_extremum(const char* name, DispatchKeySet ks, const Tensor& self) {
     record(name, {self}, {out}, [s = SavedVariable(self)](const variable_list& g) {
       const Tensor self_v = s.unpack();
       const Tensor result = Op::call(self_v);
-      return variable_list{evenly_distributed(g[0], self_v, result, make_dim_mask(std::nullopt, self_v.dim()), false)};
+      return variable_list{
+          evenly_distributed(g[0], self_v, result, make_dim_mask(std::nullopt, self_v.dim()), false, /*select=*/true)};
     });
   }
   return out;
@@ -172,7 +180,8 @@ Tensor extremum_dims(const char* name, DispatchKeySet ks, const Tensor& self, In
     record(name, {self}, {out}, [s = SavedVariable(self), dims = dim.vec(), keepdim](const variable_list& g) {
       const Tensor self_v = s.unpack();
       const Tensor result = Op::call(self_v, dims, keepdim);
-      return variable_list{evenly_distributed(g[0], self_v, result, make_dim_mask(IntArrayRef(dims), self_v.dim()), keepdim)};
+      return variable_list{evenly_distributed(g[0], self_v, result, make_dim_mask(IntArrayRef(dims), self_v.dim()),
+                                              keepdim, /*select=*/false)};
     });
   }
   return out;
@@ -268,7 +277,8 @@ Tensor norm_grad(const Tensor& grad, const Tensor& self, double p, DimMask mask,
   if (p == 0) return zeros_like(self);
   if (p == 1) return g * self.sign();
   if (std::isinf(p)) {
-    const Tensor picked = self.abs().eq(norm).to(self.dtype());
+    // NaNs count as picked, as in PyTorch: with sign(NaN) = 0, a NaN slice gets a zero gradient, not 0 / 0.
+    const Tensor picked = self.abs().eq(norm).logical_or(self.ne(self)).to(self.dtype());
     return g * self.sign() * picked / picked.sum(dims, /*keepdim=*/true);
   }
   const Tensor scaled = p == 2 ? self : (p < 1 ? mt::where(self.eq(0), 0.0, self * self.abs().pow(p - 2))

@@ -7,14 +7,17 @@ namespace mt::autograd {
 
 namespace {
 
-// maximum (or minimum): self gets the gradient where it won, half of it where it tied.
+// maximum (or minimum), as PyTorch 2.x: the winner gets the gradient, the loser none, each side half of it at a
+// tie. A NaN on either side neither ties nor loses, so both sides get the whole gradient.
 BackwardFunction::Formula extremum_formula(const Tensor& self, const Tensor& other, bool is_max) {
   return [s = SavedVariable(self), o = SavedVariable(other), self_sizes = self.sizes().vec(),
           other_sizes = other.sizes().vec(), is_max](const variable_list& g) {
     const Tensor self_v = s.unpack(), other_v = o.unpack();
-    const Tensor won = is_max ? self_v.gt(other_v) : self_v.lt(other_v);
-    const Tensor share = won.to(g[0].dtype()) + self_v.eq(other_v).to(g[0].dtype()) * 0.5;
-    return variable_list{sum_to(g[0] * share, self_sizes), sum_to(g[0] * (-share + 1), other_sizes)};
+    const Tensor split = mt::where(self_v.eq(other_v), g[0] / 2, g[0]);
+    const Tensor self_lost = is_max ? self_v.lt(other_v) : self_v.gt(other_v);
+    const Tensor other_lost = is_max ? self_v.gt(other_v) : self_v.lt(other_v);
+    return variable_list{sum_to(grad_where_not(self_lost, split), self_sizes),
+                         sum_to(grad_where_not(other_lost, split), other_sizes)};
   };
 }
 
@@ -31,7 +34,9 @@ Tensor minimum(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
 }
 
 // Where each of self, min and max passes its gradient in clamp (PyTorch's clamp_backward_min_max): self
-// inside [min, max]; min where self < min (and min < max); max where self > max (or max < min).
+// inside [min, max], bounds included (PyTorch 2.x's convention: at a bound the gradient is self's, none is the
+// bound's); min where self < min (and min < max); max where self > max (or max < min). A NaN self passes to none.
+// The masks select (grad_where), so an inf or NaN gradient stays where it flows.
 struct ClampMasks {
   Tensor self, min, max;
 };
@@ -53,7 +58,7 @@ ClampMasks clamp_masks(const Tensor& self, const Tensor& min, const Tensor& max)
 }
 
 Tensor masked_grad(const Tensor& g, const Tensor& mask, IntArrayRef sizes) {
-  return sum_to(mask.defined() ? mt::where(mask, g, 0.0) : g, sizes);
+  return sum_to(mask.defined() ? grad_where(mask, g) : g, sizes);
 }
 
 Tensor clamp(DispatchKeySet ks, const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
@@ -132,8 +137,8 @@ Tensor where_self(DispatchKeySet ks, const Tensor& condition, const Tensor& self
            [c = SavedVariable(condition), self_sizes = self.sizes().vec(),
             other_sizes = other.sizes().vec()](const variable_list& g) {
              const Tensor cond = c.unpack();
-             return variable_list{sum_to(mt::where(cond, g[0], 0.0), self_sizes),
-                                  sum_to(mt::where(cond, 0.0, g[0]), other_sizes)};
+             return variable_list{sum_to(grad_where(cond, g[0]), self_sizes),
+                                  sum_to(grad_where_not(cond, g[0]), other_sizes)};
            });
   }
   return out;
@@ -147,7 +152,7 @@ BackwardFunction::Formula masked_fill_formula(const Tensor& mask, IntArrayRef se
           has_value = value.defined()](const variable_list& g) {
     const Tensor mask_v = m.unpack();
     variable_list grads{sum_to(g[0].masked_fill(mask_v, 0.0), self_sizes)};
-    if (has_value) grads.push_back(mt::where(mask_v, g[0], 0.0).sum().view(value_sizes));
+    if (has_value) grads.push_back(grad_where(mask_v, g[0]).sum().view(value_sizes));
     return grads;
   };
 }

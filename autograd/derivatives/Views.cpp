@@ -3,10 +3,9 @@
 // gradients place the output's gradient into zeros of self's shape, with scatter so that they are
 // differentiable again).
 #include <algorithm>
-#include <cstdlib>
-#include <utility>
 #include <vector>
 
+#include "autograd/derivatives/AsStridedBackward.h"
 #include "autograd/derivatives/Formulas.h"
 
 namespace mt::autograd {
@@ -133,68 +132,15 @@ Tensor diagonal(DispatchKeySet ks, const Tensor& self, int64_t offset, int64_t d
   return out;
 }
 
-// The storage positions of the elements of a tensor of this geometry, as an int64 tensor of `sizes`.
-Tensor storage_positions(IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
-  Tensor pos = full({}, offset, kInt64);
-  for (size_t d = 0; d < sizes.size(); ++d) {
-    std::vector<int64_t> shape(sizes.size(), 1);
-    shape[d] = -1;
-    pos = pos + (arange(sizes[d], kInt64) * strides[d]).view(shape);
-  }
-  return pos.expand(sizes);
-}
-
-// The lowest (or highest) storage position a non-empty tensor of this geometry reaches.
-int64_t extreme_position(IntArrayRef sizes, IntArrayRef strides, int64_t offset, bool highest) {
-  for (size_t d = 0; d < sizes.size(); ++d) {
-    const int64_t reach = (sizes[d] - 1) * strides[d];
-    offset += highest ? std::max<int64_t>(0, reach) : std::min<int64_t>(0, reach);
-  }
-  return offset;
-}
-
-// Whether two elements of a tensor of this geometry may share a storage position: sorted by stride,
-// each dim must step past everything the smaller dims reach (a broadcast dim never does).
-bool may_overlap(IntArrayRef sizes, IntArrayRef strides) {
-  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dims that step
-  for (size_t d = 0; d < sizes.size(); ++d)
-    if (sizes[d] > 1) dims.emplace_back(std::abs(strides[d]), sizes[d]);
-  std::sort(dims.begin(), dims.end());
-  int64_t reach = 0;
-  for (const auto& [stride, size] : dims) {
-    if (stride <= reach) return true;
-    reach += stride * (size - 1);
-  }
-  return false;
-}
-
-// The output's gradient is summed per storage position, then read back at self's positions. Where
-// self itself overlaps (an expanded tensor), the elements sharing a position share its gradient evenly,
-// as in PyTorch, so that their sum is the position's.
 Tensor as_strided(DispatchKeySet ks, const Tensor& self, IntArrayRef size, IntArrayRef stride,
                   std::optional<int64_t> storage_offset) {
   Tensor out = below_autograd(
       [&] { return ops::as_strided::redispatch(ks & after_autograd_keyset, self, size, stride, storage_offset); });
   if (compute_requires_grad({self})) {
+    // Summed per storage position, so that overlapping elements of the view add up (see as_strided_backward).
     record("AsStridedBackward0", {self}, {out},
-           [sizes = self.sizes().vec(), strides = self.strides().vec(), offset = self.storage_offset(),
-            out_sizes = out.sizes().vec(), out_strides = out.strides().vec(),
-            out_offset = out.storage_offset()](const variable_list& g) {
-             const Tensor z = zeros(sizes, g[0].options());
-             if (g[0].numel() == 0 || z.numel() == 0) return variable_list{z};
-             const int64_t lo = std::min(extreme_position(sizes, strides, offset, false),
-                                         extreme_position(out_sizes, out_strides, out_offset, false));
-             const int64_t extent = std::max(extreme_position(sizes, strides, offset, true),
-                                             extreme_position(out_sizes, out_strides, out_offset, true)) - lo + 1;
-             const Tensor self_pos = storage_positions(sizes, strides, offset - lo).reshape({-1});
-             const Tensor out_pos = storage_positions(out_sizes, out_strides, out_offset - lo).reshape({-1});
-             const Tensor flat = zeros({extent}, g[0].options()).scatter_add(0, out_pos, g[0].reshape({-1}));
-             Tensor grad = flat.index_select(0, self_pos);
-             if (may_overlap(sizes, strides)) {
-               const Tensor sharing = zeros({extent}, g[0].options()).scatter_add(0, self_pos, ones_like(grad));
-               grad = grad / sharing.index_select(0, self_pos);
-             }
-             return variable_list{grad.view(sizes)};
+           [input = TensorGeometry::of(self), view = TensorGeometry::of(out)](const variable_list& g) {
+             return variable_list{as_strided_backward(g[0], input, view)};
            });
   }
   return out;

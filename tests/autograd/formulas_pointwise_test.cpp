@@ -90,6 +90,15 @@ TEST(PointwiseFormulas, SignHasZeroGradient) {
   check([](const variable_list& x) { return (x[0] * 1.0).sign_() * x[0]; }, {x}, /*second=*/false);
 }
 
+TEST(PointwiseFormulas, SignSavesNothingSoChangingItsInputLaterIsNoError) {
+  // As in PyTorch, whose sign saves nothing: only a formula that reads self would see the change.
+  const Tensor x = rnd_nonzero({3}, 2);
+  Tensor a = x * 1.0;
+  const Tensor b = a.sign();
+  a.add_(1.0);
+  EXPECT_EQ(values(mt::autograd::grad({(b * 2.0).sum()}, {x})[0]), (std::vector<double>{0, 0, 0}));
+}
+
 TEST(PointwiseFormulas, PowWithTensorExponentBroadcasts) {
   const variable_list in{rnd({2, 3}, 3, 0.5, 2.0), rnd({3}, 4, -1.5, 1.5)};
   check([](const variable_list& x) { return x[0].pow(x[1]); }, in);
@@ -102,6 +111,21 @@ TEST(PointwiseFormulas, PowWithTensorExponentBroadcasts) {
   EXPECT_EQ(values(g[0]), std::vector<double>{0.0});
   EXPECT_EQ(values(g[1]), std::vector<double>{0.0});
   EXPECT_EQ(base.pow(e).grad_fn()->name(), "PowBackward1");
+}
+
+TEST(PointwiseFormulas, PowOfAScalarBaseTakesItsLogInTheExponentsDtype) {
+  // d/dx b^x = b^x log(b) in float64 for a float64 x: the wrapped base 2 is an int64 tensor, whose log alone would be
+  // float32 (log 2 rounded there is 3e-8 off, relatively).
+  const Tensor x = mt::tensor({0.5, 1.0, -3.0}, mt::kFloat64).requires_grad_();
+  const std::vector<double> g = values(mt::autograd::grad({mt::pow(mt::Scalar(2), x).sum()}, {x})[0]);
+  const Tensor base = mt::tensor({3, 10, 7}, mt::kInt64);
+  const std::vector<double> h = values(mt::autograd::grad({base.pow(x).sum()}, {x})[0]);
+  const std::vector<double> xs{0.5, 1.0, -3.0}, bases{3, 10, 7};
+  for (size_t i = 0; i < xs.size(); ++i) {
+    EXPECT_NEAR(g[i], std::pow(2.0, xs[i]) * std::log(2.0), 1e-15) << "at " << xs[i];
+    EXPECT_NEAR(h[i], std::pow(bases[i], xs[i]) * std::log(bases[i]), 1e-14) << "at " << xs[i];
+  }
+  check([](const variable_list& v) { return mt::pow(mt::Scalar(2.5), v[0]); }, {rnd({2, 3}, 20)});
 }
 
 TEST(PointwiseFormulas, MaximumMinimumSplitTies) {

@@ -100,4 +100,31 @@ TEST(ViewFormulas, ViewsOfViewsAndReshapes) {
   check([](const variable_list& x) { return x[0].expand({2, 2, 3, 4}).permute({3, 2, 1, 0}).reshape({-1}); }, in);
 }
 
+TEST(ViewFormulas, ABroadcastViewOfAChangedBaseSumsItsGradient) {
+  // The view's history is rebuilt from the base's (AsStridedBackward0); its elements share one position, whose
+  // gradient is their sum: v = 2x three times, so d sum(v) / dx = 6.
+  const Tensor x = mt::full({}, 1.5, mt::kFloat64).requires_grad_();
+  Tensor b = x * 1.0;
+  const Tensor v = b.expand({3});
+  b.mul_(2.0);
+  EXPECT_EQ(v.grad_fn()->name(), "AsStridedBackward0");
+  EXPECT_EQ(values(mt::autograd::grad({v.sum()}, {x})[0]), std::vector<double>{6});
+  check([](const variable_list& in) {
+    Tensor base = in[0] * 1.0;
+    const Tensor view = base.expand({3, 2});
+    base.mul_(in[0]);
+    return view * view.select(0, 1);
+  }, {rnd({2}, 30)});
+}
+
+TEST(ViewFormulas, SignInPlaceOnTheBaseOfAnExpandGivesAZeroGradient) {
+  // The program: PyTorch gives x.grad = 0, where this raised an internal-overlap error.
+  const Tensor x = mt::tensor({1.0, -2.0, 3.0}, mt::kFloat64).requires_grad_();
+  Tensor s0 = x.sum();
+  const Tensor s1 = s0.expand_as(x);
+  s0.sign_();
+  s1.sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{0, 0, 0}));
+}
+
 }  // namespace
