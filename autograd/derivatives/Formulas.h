@@ -22,13 +22,18 @@ decltype(auto) below_autograd(F&& f) {
   return f();
 }
 
-// In-place ops: a leaf that requires grad must not change under autograd (PyTorch's rule).
+// In-place ops: a leaf that requires grad must not change under autograd, nor may a view whose history
+// cannot be rebased (see CreationMeta) (PyTorch's rules). A view that does not require grad written with an
+// operand that does is refused by the ADInplaceOrView layer, which sees every operand.
 inline void check_inplace(const Tensor& self) {
   if (!GradMode::is_enabled() || !requires_grad(self)) return;
-  MT_CHECK(!self.is_leaf(), "a leaf Variable that requires grad is being used in an in-place operation.");
   const AutogradMeta* meta = get_autograd_meta(self);
-  MT_CHECK(!(meta->view && meta->view->base.is_leaf() && requires_grad(meta->view->base)),
-           "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+  if (meta->view) {
+    handle_view_on_rebase(*meta, /*indirect=*/false);
+    MT_CHECK(!(meta->view->base.is_leaf() && requires_grad(meta->view->base)),
+             "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+  }
+  MT_CHECK(!self.is_leaf(), "a leaf Variable that requires grad is being used in an in-place operation.");
 }
 
 // An operand that an in-place op saves before it runs. When it shares self's memory, the op's write makes
