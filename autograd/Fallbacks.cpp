@@ -8,7 +8,8 @@
 // arguments refuse inputs that require grad, as in PyTorch. Non-differentiable ops (comparisons,
 // argmax, *_like...) register a fallthrough instead (autograd/derivatives/NonDifferentiable.cpp).
 //
-// ADInplaceOrView: skipped by operators that neither write to nor view their inputs.
+// ADInplaceOrView: skipped by operators that neither write to nor view their inputs. A user's operator
+// that does either registers autogradNotImplementedInplaceOrViewFallback() there (autograd/InplaceOrView.h).
 #include "autograd/derivatives/Formulas.h"
 #include "dispatch/Dispatcher.h"
 

@@ -1,5 +1,7 @@
 #include "autograd/InplaceOrView.h"
 
+#include <optional>
+
 #include "autograd/AutogradMeta.h"
 #include "autograd/GradMode.h"
 #include "autograd/InferenceMode.h"
@@ -78,10 +80,47 @@ void view_after_redispatch(const OperatorHandle& op, DispatchKeySet ks, Stack* s
   record_views(self, (*stack)[stack->size() - schema.returns.size()]);
 }
 
+// The only argument and the only return a schema marks as aliased without writing (Tensor(a)), if any.
+std::optional<size_t> single_read_alias(const std::vector<Argument>& args, const char* what, const char* with) {
+  std::optional<size_t> found;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].alias || args[i].alias->is_write) continue;
+    MT_CHECK(!found, "Fallback ADInplaceOrView kernel expects only a single ", what,
+             " in the operator schema to have a non-write alias annotation (i.e., 'Tensor(a)'). Non-composite "
+             "functions where multiple ",
+             what, "s are aliased with ", with, " aren't supported.", std::string_view(what) == "input" ? " " : "",
+             "Please rewrite your function as a composite function.");
+    found = i;
+  }
+  return found;
+}
+
+// PyTorch's autogradNotImplementedInplaceOrViewFallback: what the generated kernels do, read off the
+// schema, for an operator that has none. Checked before the op runs.
+void not_implemented_inplace_or_view(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
+  const FunctionSchema& schema = op.schema();
+  const std::optional<size_t> output = single_read_alias(schema.returns, "output", "inputs");
+  const std::optional<size_t> input = single_read_alias(schema.arguments, "input", "outputs");
+  MT_CHECK((!input && !output) || (input == 0 && output == 0),
+           "Fallback ADInplaceOrView kernel can only create view relationships between the first input and the "
+           "first output (the output can be a vector of tensors). Please change the order of your operator's "
+           "parameters so that this is the case.");
+  const IValue& first = (*stack)[stack->size() - schema.arguments.size()];
+  MT_CHECK(!input || first.isTensor(), "Fallback ADInplaceOrView kernel: the aliased input of ", schema.op.str(),
+           " must be a Tensor, got ", schema.arguments[0].type.str(), ".");
+  const Tensor self = input ? first.toTensor() : Tensor();
+  run_and_bump(op, ks, stack);
+  if (input) record_views(self, (*stack)[stack->size() - schema.returns.size()]);
+}
+
 }  // namespace
 
 CppFunction track_view_bases() { return CppFunction::makeFromBoxedFunction<&view_after_redispatch>(); }
 
 CppFunction bump_versions_of_written_tensors() { return CppFunction::makeFromBoxedFunction<&run_and_bump>(); }
+
+CppFunction autogradNotImplementedInplaceOrViewFallback() {
+  return CppFunction::makeFromBoxedFunction<&not_implemented_inplace_or_view>();
+}
 
 }  // namespace mt::autograd

@@ -12,4 +12,10 @@ namespace mt::autograd {
 CppFunction bump_versions_of_written_tensors();
 CppFunction track_view_bases();
 
+// For a user's operator that has no ADInplaceOrView kernel of its own (PyTorch's function of the same
+// name), registered per operator at DispatchKey::ADInplaceOrView: from the schema, it bumps the versions
+// of the tensors written (Tensor(a!)) and records the views returned (Tensor(a) or Tensor(a)[]). Views
+// must alias the first argument and be the first return; another schema is refused when called.
+CppFunction autogradNotImplementedInplaceOrViewFallback();
+
 }  // namespace mt::autograd
