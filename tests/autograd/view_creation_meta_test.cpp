@@ -259,4 +259,19 @@ TEST(ViewCreationMeta, MultiOutputViewGradientsMatchFiniteDifferences) {
   }
 }
 
+TEST(ViewCreationMeta, MultiOutputViewGradientsUnderVmapOfGradMatchThePerSampleLoop) {
+  mt::Generator g(11);
+  const Tensor xs = mt::rand({4, 3, 2}, &g, mt::kFloat64) * 2.0 - 1.0;
+  auto f = [](const std::vector<Tensor>& a) {
+    const auto cols = a[0].unbind(1);
+    const auto rows = a[0].split(2, 0);
+    return (cols[0] * cols[1]).sum() + (rows[1] * 3.0).sum();
+  };
+  const Tensor batched = mt::vmap(mt::grad(f))({xs});
+  for (int64_t i = 0; i < xs.size(0); ++i) {
+    const Tensor x = xs.select(0, i).detach().requires_grad_();
+    EXPECT_EQ(values(batched.select(0, i)), values(mt::autograd::grad({f({x})}, {x})[0])) << "sample " << i;
+  }
+}
+
 }  // namespace
