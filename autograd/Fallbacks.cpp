@@ -57,7 +57,7 @@ void autograd_not_implemented_fallback(const OperatorHandle& op, DispatchKeySet 
   });
   MT_CHECK(!has_out, schema.op.name, "(): functions with out=... arguments don't support automatic differentiation, "
            "but one of the arguments requires grad.");
-  for (const Tensor& t : written) check_inplace(t);
+  for (const Tensor& t : written) check_inplace(t, /*any_requires_grad=*/true);
 
   redispatch_below_autograd(op, ks, stack);
 

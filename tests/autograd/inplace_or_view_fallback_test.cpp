@@ -30,12 +30,14 @@ struct UserOps {
     def.def("second_view(Tensor self, Tensor(b) other) -> (Tensor, Tensor(b))");
     def.def("two_views(Tensor(a) self, Tensor(b) other) -> (Tensor(a), Tensor(b))");
     def.def("two_bases(Tensor(a) self, Tensor(a) other) -> Tensor(a)");
+    def.def("accumulate_(Tensor(a!) self, Tensor other) -> Tensor(a!)");  // without the fallback
     cpu.impl("scale_", [](Tensor& self, double factor) -> Tensor& { return self.mul_(factor); });
     cpu.impl("flat", [](const Tensor& self, const Tensor&) { return self.view({-1}); });
     cpu.impl("rows", [](const Tensor& self) { return self.unbind(0); });
     cpu.impl("second_view", [](const Tensor& a, const Tensor& b) { return std::make_tuple(a * 2.0, b.view({-1})); });
     cpu.impl("two_views", [](const Tensor& a, const Tensor& b) { return std::make_tuple(a.view({-1}), b.view({-1})); });
     cpu.impl("two_bases", [](const Tensor& a, const Tensor&) { return a.view({-1}); });
+    cpu.impl("accumulate_", [](Tensor& self, const Tensor& other) -> Tensor& { return self.add_(other); });
     for (const char* name : {"scale_", "flat", "rows", "second_view", "two_views", "two_bases"}) {
       inplace_or_view.impl(name, mt::autograd::autogradNotImplementedInplaceOrViewFallback());
     }
@@ -156,6 +158,24 @@ TEST(InplaceOrViewFallback, ViewsBetweenOtherArgumentsAndReturnsAreRefused) {
             "Fallback ADInplaceOrView kernel expects only a single input in the operator schema to have a non-write "
             "alias annotation (i.e., 'Tensor(a)'). Non-composite functions where multiple inputs are aliased with "
             "outputs aren't supported. Please rewrite your function as a composite function.");
+}
+
+TEST(InplaceOrViewFallback, TheAutogradFallbackRefusesANoGradViewWrittenWithAnOperandThatRequiresGrad) {
+  UserOps ops;  // accumulate_ has no ADInplaceOrView kernel: the autograd fallback's check is the one
+  const Tensor base = mt::zeros({3}, mt::kFloat64);
+  Tensor v;
+  {
+    mt::NoGradGuard no_grad;
+    v = base.slice(0, 0, 2);
+  }
+  const Tensor w = leaf({1, 2});
+  EXPECT_EQ(message_of<mt::RuntimeError>(
+                [&] { UserOps::op("accumulate_").typed<Tensor&(Tensor&, const Tensor&)>().call(v, w); }),
+            "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this "
+            "use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view "
+            "and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or "
+            "both outside (if you want the inplace to be tracked).");
+  EXPECT_EQ(values(base), (std::vector<double>{0, 0, 0}));
 }
 
 }  // namespace
