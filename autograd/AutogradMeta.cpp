@@ -1,7 +1,11 @@
 #include "autograd/AutogradMeta.h"
 
+#include <sstream>
+
 #include "autograd/AccumulateGrad.h"
 #include "autograd/CopySlices.h"
+#include "autograd/GradMode.h"
+#include "autograd/InferenceMode.h"
 
 namespace mt::autograd {
 
@@ -21,13 +25,58 @@ std::shared_ptr<Node> grad_accumulator(const Tensor& t) {
   return acc;
 }
 
+CreationMeta creation_meta_for_new_view(bool multi_output) {
+  if (InferenceMode::is_enabled()) return CreationMeta::INFERENCE_MODE;
+  if (!GradMode::is_enabled()) return CreationMeta::NO_GRAD_MODE;
+  return multi_output ? CreationMeta::MULTI_OUTPUT_NODE : CreationMeta::DEFAULT;
+}
+
+void handle_view_on_rebase(const AutogradMeta& meta, bool indirect) {
+  const CreationMeta creation = meta.view->creation_meta;
+  if (creation == CreationMeta::DEFAULT) return;
+  const Node* fn = meta.grad_fn.get();
+  const char* modified = indirect ? "its base or another view of its base has been" : "is being";
+  std::ostringstream msg;
+  if (creation == CreationMeta::MULTI_OUTPUT_NODE && fn) {
+    msg << "Output " << meta.output_nr << " of " << fn->name() << " is a view and " << modified << " modified inplace.";
+  } else {
+    if (fn) {
+      msg << "Output " << meta.output_nr << " of " << fn->name() << " is a view of a view which was created in";
+    } else {
+      msg << "A view was created in";
+    }
+    if (creation == CreationMeta::INFERENCE_MODE) {
+      msg << " inference mode and " << modified << " modified inplace in normal mode.";
+    } else {
+      msg << " no_grad mode and " << modified << " modified inplace with grad mode enabled.";
+    }
+  }
+  if (creation == CreationMeta::MULTI_OUTPUT_NODE) {
+    msg << " This view is the output of a function that returns multiple views. Such functions do not allow the "
+           "output views to be modified inplace. You should replace the inplace operation by an out-of-place one.";
+  } else {
+    const char* block = creation == CreationMeta::NO_GRAD_MODE ? "no_grad block" : "inference_mode block";
+    msg << " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by "
+           "moving both the view and the inplace either both inside the "
+        << block
+        << " (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+           "tracked).";
+  }
+  MT_CHECK(false, msg.str());
+}
+
+// A view's grad_fn is derived from its base's when the base (or another view of it) changed in place since
+// it was recorded, or when it has none although its base requires grad now (it was taken before). A view
+// made in no_grad or inference mode keeps none, as in PyTorch: it stays a leaf.
 const std::shared_ptr<Node>& grad_fn(const Tensor& t) {
   static const std::shared_ptr<Node> none;
   AutogradMeta* meta = get_autograd_meta(t);
   if (!meta) return none;
   ViewInfo* view = meta->view.get();
-  if (view && (!meta->grad_fn || view->attr_version != t.unsafeGetTensorImpl()->version()) &&
-      requires_grad(view->base)) {
+  if (!view) return meta->grad_fn;
+  const bool stale = view->attr_version != t.unsafeGetTensorImpl()->version();
+  if ((stale || (!meta->grad_fn && view->creation_meta == CreationMeta::DEFAULT)) && requires_grad(view->base)) {
+    if (stale) handle_view_on_rebase(*meta, /*indirect=*/true);
     meta->grad_fn = std::make_shared<AsStridedBackward>(view->base, TensorGeometry::of(t));
     meta->output_nr = meta->grad_fn->add_input_metadata(t);
     view->attr_version = t.unsafeGetTensorImpl()->version();
@@ -57,11 +106,14 @@ void set_history(const Tensor& output, const std::shared_ptr<Node>& fn) {
   if (meta.view) meta.view->attr_version = output.unsafeGetTensorImpl()->version();
 }
 
-void as_view(const Tensor& self, const Tensor& view) {
+void as_view(const Tensor& self, const Tensor& view, CreationMeta creation_meta) {
   const AutogradMeta* self_meta = get_autograd_meta(self);
-  const Tensor& base = self_meta && self_meta->view ? self_meta->view->base : self;
+  const ViewInfo* self_view = self_meta ? self_meta->view.get() : nullptr;
+  const Tensor& base = self_view ? self_view->base : self;
+  if (self_view && (creation_meta == CreationMeta::DEFAULT || self_view->creation_meta == CreationMeta::INFERENCE_MODE))
+    creation_meta = self_view->creation_meta;
   auto info = std::make_unique<ViewInfo>(ViewInfo{base, view.sizes().vec(), view.strides().vec(), view.storage_offset(),
-                                                  view.unsafeGetTensorImpl()->version()});
+                                                  view.unsafeGetTensorImpl()->version(), creation_meta});
   materialize_autograd_meta(view).view = std::move(info);
 }
 

@@ -8,13 +8,10 @@
 // arguments refuse inputs that require grad, as in PyTorch. Non-differentiable ops (comparisons,
 // argmax, *_like...) register a fallthrough instead (autograd/derivatives/NonDifferentiable.cpp).
 //
-// ADInplaceOrView: skipped by operators that neither write to nor view their inputs.
-#include "autograd/AutogradMeta.h"
-#include "autograd/BackwardFunction.h"
-#include "autograd/GradMode.h"
+// ADInplaceOrView: skipped by operators that neither write to nor view their inputs. A user's operator
+// that does either registers autogradNotImplementedInplaceOrViewFallback() there (autograd/InplaceOrView.h).
+#include "autograd/derivatives/Formulas.h"
 #include "dispatch/Dispatcher.h"
-#include "dispatch/Library.h"
-#include "dispatch/LocalDispatchKeySet.h"
 
 namespace mt::autograd {
 
@@ -60,10 +57,7 @@ void autograd_not_implemented_fallback(const OperatorHandle& op, DispatchKeySet 
   });
   MT_CHECK(!has_out, schema.op.name, "(): functions with out=... arguments don't support automatic differentiation, "
            "but one of the arguments requires grad.");
-  for (const Tensor& t : written) {
-    MT_CHECK(!(requires_grad(t) && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place "
-             "operation.");
-  }
+  for (const Tensor& t : written) check_inplace(t, /*any_requires_grad=*/true);
 
   redispatch_below_autograd(op, ks, stack);
 

@@ -83,6 +83,18 @@ int main() {
   } catch (const mt::Error& e) {
     std::printf("saving an inference tensor for backward:\n  %s\n\n", e.what());
   }
+  // A view made where autograd records nothing, written in place where it records: ambiguous, so refused.
+  const mt::Tensor h = w * 2;
+  mt::Tensor view_made_in_no_grad;
+  {
+    mt::NoGradGuard no_grad;
+    view_made_in_no_grad = h.view({1});
+  }
+  try {
+    view_made_in_no_grad.mul_(2);
+  } catch (const mt::Error& e) {
+    std::printf("in-place in grad mode on a view made under no_grad:\n  %s\n\n", e.what());
+  }
 
   const mt::Tensor b = mt::ones({1});
   double no_grad_ns = 0, inference_ns = 0, grad_ns = 0;

@@ -1,6 +1,7 @@
 // Shape ops that are compositions of the primitive views (ViewOps.cpp): reshape, flatten, unflatten,
 // t, movedim, expand_as, narrow, unbind, split, chunk. Registered at CompositeImplicitAutograd, so
-// autograd, vmap and every backend get them from the primitives. And contiguous (see below).
+// autograd, vmap and every backend get them from the primitives; but for unbind and split (see below).
+// And contiguous (see below).
 #include "dispatch/Library.h"
 #include "ops/Functions.h"
 #include "ops/Views.h"
@@ -202,11 +203,15 @@ void register_kernels(Library& m) {
   m.impl("movedim.int", MT_FN(movedim_int));
   m.impl("expand_as", MT_FN(expand_as));
   m.impl("narrow", MT_FN(narrow));
+  m.impl("split.sizes", MT_FN(split_sizes));
+  m.impl("chunk", MT_FN(chunk));
+}
+
+void register_explicit_kernels(Library& m) {
+  m.impl("contiguous", MT_FN(contiguous));
   m.impl("unbind.int", MT_FN(unbind));
   m.impl("split.Tensor", MT_FN(split));
-  m.impl("split.sizes", MT_FN(split_sizes));
   m.impl("split_with_sizes", MT_FN(split_with_sizes));
-  m.impl("chunk", MT_FN(chunk));
 }
 
 }  // namespace
@@ -214,7 +219,9 @@ void register_kernels(Library& m) {
 MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) { register_kernels(m); }
 
 // contiguous copies with copy_, which records no history: it is CompositeExplicitAutograd, with its
-// own derivative in autograd/derivatives/Copies.cpp.
-MT_LIBRARY_IMPL(mt, CompositeExplicitAutograd, m) { m.impl("contiguous", MT_FN(contiguous)); }
+// own derivative in autograd/derivatives/Copies.cpp. unbind, split and split_with_sizes are
+// CompositeExplicitAutograd too, as in PyTorch: autograd makes their views outputs of one node
+// (UnbindBackward0...), which an in-place op must not rebase (autograd/AutogradMeta.h, CreationMeta).
+MT_LIBRARY_IMPL(mt, CompositeExplicitAutograd, m) { register_explicit_kernels(m); }
 
 }  // namespace mt

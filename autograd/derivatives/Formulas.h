@@ -22,14 +22,24 @@ decltype(auto) below_autograd(F&& f) {
   return f();
 }
 
-// In-place ops: a leaf that requires grad must not change under autograd (PyTorch's rule).
-inline void check_inplace(const Tensor& self) {
-  if (!GradMode::is_enabled() || !requires_grad(self)) return;
-  MT_CHECK(!self.is_leaf(), "a leaf Variable that requires grad is being used in an in-place operation.");
+// In-place ops that will record a node (`any_requires_grad`: an input requires grad): a leaf that requires
+// grad must not change under autograd, nor may a view whose history cannot be rebased (see CreationMeta)
+// (PyTorch's rules).
+inline void check_inplace(const Tensor& self, bool any_requires_grad) {
+  if (!any_requires_grad || !GradMode::is_enabled()) return;
   const AutogradMeta* meta = get_autograd_meta(self);
-  MT_CHECK(!(meta->view && meta->view->base.is_leaf() && requires_grad(meta->view->base)),
-           "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+  if (meta && meta->view) {
+    handle_view_on_rebase(*meta, /*indirect=*/false);
+    MT_CHECK(!(meta->view->base.is_leaf() && requires_grad(meta->view->base)),
+             "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+  }
+  MT_CHECK(!(requires_grad(self) && self.is_leaf()),
+           "a leaf Variable that requires grad is being used in an in-place operation.");
 }
+
+// The formulas' form, which looks at self alone: a view that does not require grad written with an
+// operand that does is refused by the ADInplaceOrView layer, which sees every operand.
+inline void check_inplace(const Tensor& self) { check_inplace(self, requires_grad(self)); }
 
 // An operand that an in-place op saves before it runs. When it shares self's memory, the op's write makes
 // it stale and backward refuses it by its version (as PyTorch does); it is then saved detached, because

@@ -1,7 +1,9 @@
 // Derivatives of the view ops: view, expand, transpose, unsqueeze, squeeze, permute (their gradients
-// are views or reductions of the output's gradient), and select, slice, diagonal, as_strided (whose
+// are views or reductions of the output's gradient), select, slice, diagonal, as_strided (whose
 // gradients place the output's gradient into zeros of self's shape, with scatter so that they are
-// differentiable again).
+// differentiable again), and unbind, split, split_with_sizes, whose views are the outputs of one node
+// (so that an in-place op on one of them is refused: see CreationMeta), and whose gradients are the
+// outputs' stacked or concatenated (chunk and split.sizes are compositions of these).
 #include <algorithm>
 #include <vector>
 
@@ -146,6 +148,44 @@ Tensor as_strided(DispatchKeySet ks, const Tensor& self, IntArrayRef size, IntAr
   return out;
 }
 
+// One node whose output i is outputs[i]; unused outputs' gradients arrive as zeros.
+void record_views_of_one_node(const char* name, const Tensor& self, const std::vector<Tensor>& outputs,
+                              BackwardFunction::Formula formula) {
+  auto node = std::make_shared<BackwardFunction>(name, std::vector<Edge>{gradient_edge(self)}, std::move(formula));
+  for (const Tensor& out : outputs) set_history(out, node);
+}
+
+std::vector<Tensor> unbind_int(DispatchKeySet ks, const Tensor& self, int64_t dim) {
+  std::vector<Tensor> out =
+      below_autograd([&] { return ops::unbind_int::redispatch(ks & after_autograd_keyset, self, dim); });
+  if (compute_requires_grad({self})) {
+    record_views_of_one_node(
+        "UnbindBackward0", self, out,
+        [d = maybe_wrap_dim(dim, self.dim())](const variable_list& g) { return variable_list{mt::stack(g, d)}; });
+  }
+  return out;
+}
+
+BackwardFunction::Formula cat_along(const Tensor& self, int64_t dim) {
+  return [d = maybe_wrap_dim(dim, self.dim())](const variable_list& g) { return variable_list{mt::cat(g, d)}; };
+}
+
+std::vector<Tensor> split_Tensor(DispatchKeySet ks, const Tensor& self, int64_t split_size, int64_t dim) {
+  std::vector<Tensor> out =
+      below_autograd([&] { return ops::split_Tensor::redispatch(ks & after_autograd_keyset, self, split_size, dim); });
+  if (compute_requires_grad({self})) record_views_of_one_node("SplitBackward0", self, out, cat_along(self, dim));
+  return out;
+}
+
+std::vector<Tensor> split_with_sizes(DispatchKeySet ks, const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
+  std::vector<Tensor> out = below_autograd(
+      [&] { return ops::split_with_sizes::redispatch(ks & after_autograd_keyset, self, split_sizes, dim); });
+  if (compute_requires_grad({self})) {
+    record_views_of_one_node("SplitWithSizesBackward0", self, out, cat_along(self, dim));
+  }
+  return out;
+}
+
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, Autograd, m) {
@@ -160,6 +200,9 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("slice.Tensor", MT_FN(slice_Tensor));
   m.impl("diagonal", MT_FN(diagonal));
   m.impl("as_strided", MT_FN(as_strided));
+  m.impl("unbind.int", MT_FN(unbind_int));
+  m.impl("split.Tensor", MT_FN(split_Tensor));
+  m.impl("split_with_sizes", MT_FN(split_with_sizes));
 }
 
 }  // namespace mt::autograd

@@ -225,8 +225,12 @@ void functionalize_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* 
   // Functional tensors of an outer level: theirs is the next interpreter.
   if (!check_alive_and_find_level(schema, args, n, level)) return op.redispatchBoxed(ks & after_func_keyset, stack);
   const auto& interpreter = static_cast<const FunctionalizeInterpreter&>(*top);
-  if (op.hasKernelForDispatchKey(DispatchKey::CompositeImplicitAutograd)) {
-    op.redispatchBoxed(DispatchKeySet(), stack);  // the Undefined slot holds the math kernel
+  // unbind and split return several views and are CompositeExplicitAutograd (for autograd's sake) but
+  // compositions of views all the same: they decompose like the CompositeImplicitAutograd ops.
+  const bool composite_views = !schema.returns.empty() && schema.returns[0].type.is_list && schema.returns[0].alias &&
+                               op.hasKernelForDispatchKey(DispatchKey::CompositeExplicitAutograd);
+  if (composite_views || op.hasKernelForDispatchKey(DispatchKey::CompositeImplicitAutograd)) {
+    op.redispatchBoxed(DispatchKeySet(), stack);  // the Undefined slot holds the math (or explicit) kernel
     return;
   }
   if (schema.is_mutable()) return functionalize_mutation(op, stack, level);

@@ -35,7 +35,7 @@ TEST(ViewFormulas, SelectAndSlice) {
   check([](const variable_list& x) { return x[0].slice(0, -2); }, in);
   check([](const variable_list& x) { return x[0].slice(2, std::nullopt, -1, 3); }, in);
   check([](const variable_list& x) { return x[0].narrow(1, 1, 2).transpose(0, 2).slice(0, 1, 4, 2); }, in);
-  // split/unbind/chunk are compositions of these.
+  // split and unbind (each one node with several outputs) composed with them.
   check([](const variable_list& x) {
     const auto parts = x[0].split(2, 1);
     return parts[0] * parts[1];

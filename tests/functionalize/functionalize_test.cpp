@@ -117,6 +117,21 @@ TEST(Functionalize, MutationThroughSelectSliceAndTranspose) {
       {x23, mt::tensor<float>({0.5f, -0.5f})});
 }
 
+// unbind and split return several views (CompositeExplicitAutograd, for autograd): they decompose.
+TEST(Functionalize, MutationThroughTheOutputsOfUnbindAndSplit) {
+  check_both(
+      [](const Inputs& in) -> std::vector<Tensor> {
+        const Tensor y = in[0].clone();
+        const std::vector<Tensor> rows = y.unbind(0);
+        const std::vector<Tensor> cols = y.split(2, 1);
+        rows[1].mul_(2);
+        cols[1].sub_(100);  // y[:, 2]
+        y.split_with_sizes({1, 1}, 0)[0].add_(in[1]);
+        return {y, rows[0], rows[1], cols[0], cols[1]};
+      },
+      {x23, mt::tensor<float>({0.5f, -0.5f, 2.f})});
+}
+
 TEST(Functionalize, AViewTakenBeforeTheBaseIsMutatedSeesTheMutation) {
   check_both(
       [](const Inputs& in) -> std::vector<Tensor> {
