@@ -300,6 +300,10 @@ TEST_F(BatchingRules, MatrixProducts) {
   const Fn addmm = [](const Inputs& a) { return mt::addmm(a[0], a[1], a[2], 0.5, 2); };
   check(addmm, {mt::randn({5}), mt::randn({4, 2, 3}), mt::randn({3, 5})}, Dims{None, 0, None});
   check(addmm, {mt::randn({4, 2, 5}), mt::randn({2, 3}), mt::randn({3, 5, 4})}, Dims{0, None, 2});
+  const Fn mv = [](const Inputs& a) { return mt::mv(a[0], a[1]); };
+  check(mv, {mt::randn({4, 2, 3}), mt::randn({3})}, Dims{0, None});
+  check(mv, {mt::randn({2, 3}), mt::randn({3, 4})}, Dims{None, 1});
+  check(mv, {mt::randn({2, 4, 3}), mt::randn({4, 3})}, Dims{1, 0});
   const Fn outer = [](const Inputs& a) { return mt::outer(a[0], a[1]); };
   check(outer, {mt::randn({4, 3}), mt::randn({2})}, Dims{0, None});
 }
