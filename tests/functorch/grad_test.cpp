@@ -227,6 +227,27 @@ TEST(Grad, BackwardInsideATransformIsRefused) {
   expect_same(w.grad(), mt::mul(w, 2.0).detach());
 }
 
+// PyTorch's jvp of the 2-norm at 0 is 0 (the gradient there is taken to be 0), not NaN.
+TEST(Jvp, NormAtTheZeroVectorHasAZeroTangent) {
+  const Tensor zero = mt::zeros({3}, mt::kFloat64), t = mt::tensor({1.0, -2.0, 0.5}, mt::kFloat64);
+  const auto norm = [](const Inputs& a) { return mt::norm(a[0]); };
+  const auto norm_dim = [](const Inputs& a) { return mt::norm(a[0], 2, std::vector<int64_t>{1}); };
+  expect_same(mt::jvp(norm, {zero}, {t}).second, mt::zeros({}, mt::kFloat64), 0);
+  // Row 0 is zero, row 1 is not: (x . t) / |x| there.
+  const Tensor rows = mt::tensor({{0.0, 0.0}, {3.0, 4.0}}, mt::kFloat64);
+  const Tensor t_rows = mt::tensor({{1.0, 1.0}, {2.0, -1.0}}, mt::kFloat64);
+  expect_same(mt::jvp(norm_dim, {rows}, {t_rows}).second, mt::tensor({0.0, 0.4}, mt::kFloat64), 1e-12);
+  // Other p at a zero vector, and p = 1.5 at a vector with a zero entry: sign(x) |x|^0.5 / |x|_1.5^0.5 . t.
+  for (double p : {3.0, 1.5, 0.5}) {
+    SCOPED_TRACE(p);
+    const auto norm_p = [p](const Inputs& a) { return mt::norm(a[0], p); };
+    expect_same(mt::jvp(norm_p, {zero}, {t}).second, mt::zeros({}, mt::kFloat64), 0);
+  }
+  const Tensor x = mt::tensor({0.0, 4.0}, mt::kFloat64), tx = mt::tensor({5.0, 1.0}, mt::kFloat64);
+  expect_same(mt::jvp([](const Inputs& a) { return mt::norm(a[0], 1.5); }, {x}, {tx}).second,
+              mt::full({}, 1.0, mt::kFloat64), 1e-12);
+}
+
 TEST(Jvp, Errors) {
   const Tensor x = mt::randn({3});
   const auto f = [](const Inputs& a) { return mt::sin(a[0]); };
