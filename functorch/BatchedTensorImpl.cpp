@@ -1,5 +1,7 @@
 #include "functorch/BatchedTensorImpl.h"
 
+#include <string>
+
 #include "ops/Functions.h"
 #include "tensor/SmallVector.h"
 
@@ -28,6 +30,18 @@ BatchedTensorImpl::BatchedTensorImpl(Tensor value, int64_t bdim, int64_t level)
     strides.push_back(value_.stride(d));
   }
   set_sizes_and_strides(sizes, strides, value_.storage_offset());
+}
+
+const TensorImpl& BatchedTensorImpl::data_holder() {
+  detail::throw_error<RuntimeError>(
+      "vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over calling .item() on a "
+      "Tensor, please try to rewrite what you're doing with other operations. If error is occurring somewhere inside "
+      "microtorch internals, please file a bug report.");
+}
+
+std::optional<TensorImpl::WrapperRepr> BatchedTensorImpl::wrapper_repr() const {
+  return WrapperRepr{"BatchedTensor(lvl=" + std::to_string(level_) + ", bdim=" + std::to_string(bdim_),
+                     value_.getIntrusivePtr()};
 }
 
 BatchedTensorImpl* maybe_get_batched(const Tensor& t) {

@@ -19,6 +19,11 @@ class BatchedTensorImpl : public TensorImpl {
   int64_t bdim() const { return bdim_; }
   int64_t level() const { return level_; }
 
+  // Its memory holds the whole batch, not one sample: reading elements (item()) is refused as in
+  // PyTorch, and printing shows the wrapper and the batch it holds.
+  const TensorImpl& data_holder() override;
+  std::optional<WrapperRepr> wrapper_repr() const override;
+
  private:
   Tensor value_;
   int64_t bdim_;

@@ -100,7 +100,18 @@ void check_defined(const std::vector<Tensor>& ts, const char* api, const char* w
 
 }  // namespace
 
-GradAndValue grad_and_value_call(const OutputAndAux& f, std::vector<int64_t> argnums, const std::vector<Tensor>& inputs) {
+void throw_missing_aux(const char* api) {
+  throw_error<RuntimeError>(api, ": output of function f should be a tuple: (output, aux) if has_aux is True");
+}
+
+void throw_unexpected_aux(const char* api) {
+  throw_error<RuntimeError>(api,
+                            ": Expected f(*args) to return its outputs, got (output, aux); pass has_aux=true to "
+                            "return auxiliary outputs");
+}
+
+GradAndValue grad_and_value_call(const OutputsAndAuxFunction& f, std::vector<int64_t> argnums,
+                                 const std::vector<Tensor>& inputs) {
   MT_CHECK(!inputs.empty(), "grad_and_value(f)(*args): Expected f to be a function that has non-zero arguments");
   wrap_argnums(argnums, inputs.size());
   for (int64_t a : argnums)
@@ -112,7 +123,8 @@ GradAndValue grad_and_value_call(const OutputAndAux& f, std::vector<int64_t> arg
   std::vector<Tensor> diff;
   for (int64_t a : argnums) diff.push_back(wrapped[a].requires_grad_());
 
-  auto [output, aux] = f(wrapped);
+  const auto [outputs, aux] = f(wrapped);
+  const Tensor& output = outputs.front();
   MT_CHECK_TYPE(output.defined(), "grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got an undefined "
                 "Tensor");
   MT_CHECK(output.dim() == 0, "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor with ",
@@ -121,16 +133,18 @@ GradAndValue grad_and_value_call(const OutputAndAux& f, std::vector<int64_t> arg
   return {level.unwrap(grads), level.unwrap(output), level.unwrap(aux)};
 }
 
-std::pair<std::vector<Tensor>, VjpFunction> vjp_call(const TensorsFunction& f, const std::vector<Tensor>& primals) {
+VjpResult vjp_call(const OutputsAndAuxFunction& f, const std::vector<Tensor>& primals) {
   MT_CHECK(!primals.empty(), "vjp(f, *primals): Expected at least one primal, got none.");
   check_defined(primals, "vjp(f, *primals)", "primals");
-  std::vector<Tensor> wrapped_primals, wrapped_outputs, outputs;
+  std::vector<Tensor> wrapped_primals, wrapped_outputs, outputs, aux;
   {
     GradLevel level;
     for (const Tensor& p : primals) wrapped_primals.push_back(level.wrap(p).requires_grad_());
-    wrapped_outputs = f(wrapped_primals);
+    auto [outs, wrapped_aux] = f(wrapped_primals);
+    wrapped_outputs = std::move(outs);
     check_defined(wrapped_outputs, "vjp(f, *primals)", "the outputs of f");
     outputs = level.unwrap(wrapped_outputs);
+    aux = level.unwrap(wrapped_aux);
   }
   // The wrappers are dead from here on: the backward formulas run on their values, at whatever levels
   // are active when vjp_fn is called.
@@ -149,11 +163,11 @@ std::pair<std::vector<Tensor>, VjpFunction> vjp_call(const TensorsFunction& f, c
     for (Tensor& v : vjps) v = functorch::unwrap_dead_wrappers(v);
     return vjps;
   };
-  return {std::move(outputs), std::move(vjp_fn)};
+  return {std::move(outputs), std::move(vjp_fn), std::move(aux)};
 }
 
-std::pair<std::vector<Tensor>, std::vector<Tensor>> jvp_call(const TensorsFunction& f, const std::vector<Tensor>& primals,
-                                                             const std::vector<Tensor>& tangents) {
+JvpResult jvp_call(const OutputsAndAuxFunction& f, const std::vector<Tensor>& primals,
+                   const std::vector<Tensor>& tangents) {
   MT_CHECK(!primals.empty(), "jvp(f, primals, tangents): Expected primals to be a non-empty list of Tensors.");
   MT_CHECK(primals.size() == tangents.size(), "jvp(f, primals, tangents): Expected primals and tangents to have the "
            "same python structure. For example, if primals is a tuple of 3 tensors, tangents also must be. Got ",
@@ -168,7 +182,7 @@ std::pair<std::vector<Tensor>, std::vector<Tensor>> jvp_call(const TensorsFuncti
   GradLevel level;
   std::vector<Tensor> wrapped;
   for (const Tensor& p : primals) wrapped.push_back(level.wrap(p).requires_grad_());
-  const std::vector<Tensor> outputs = f(wrapped);
+  const auto [outputs, aux] = f(wrapped);
   check_defined(outputs, "jvp(f, primals, tangents)", "the outputs of f");
 
   // g(u) = J^T u for dummy cotangents u; then J t = d<g(u), t>/du.
@@ -194,57 +208,94 @@ std::pair<std::vector<Tensor>, std::vector<Tensor>> jvp_call(const TensorsFuncti
   }
   for (size_t i = 0; i < outputs.size(); ++i)
     if (!jvps[i].defined()) jvps[i] = mt::zeros_like(outputs[i]);
-  return {level.unwrap(outputs), level.unwrap(jvps)};
+  return {level.unwrap(outputs), level.unwrap(jvps), level.unwrap(aux)};
 }
 
-std::vector<Tensor> jacobian_call(const TensorsFunction& f, std::vector<int64_t> argnums, bool forward,
-                                  const std::vector<Tensor>& inputs) {
+namespace {
+
+std::vector<int64_t> joined_shape(IntArrayRef out, IntArrayRef in) {
+  std::vector<int64_t> shape = out.vec();
+  shape.insert(shape.end(), in.begin(), in.end());
+  return shape;
+}
+
+// The rows of every output's Jacobians at once: vjp_fn of each basis cotangent, in one vmap over the
+// basis of all outputs' elements together (output i's cotangents are the columns of its elements).
+JacobianResult reverse_jacobians(const OutputsAndAuxFunction& f, const std::vector<Tensor>& diff) {
+  VjpResult r = vjp_call(f, diff);
+  int64_t total = 0;
+  for (const Tensor& out : r.outputs) total += out.numel();
+  std::vector<Tensor> basis;
+  int64_t offset = 0;
+  for (const Tensor& out : r.outputs) {
+    basis.push_back(
+        mt::eye(total, out.options()).narrow(1, offset, out.numel()).reshape(joined_shape({total}, out.sizes())));
+    offset += out.numel();
+  }
+  const std::vector<Tensor> rows = mt::vmap(r.vjp_fn)(basis);  // rows[k]: [total, *diff[k].shape]
+  JacobianResult result{{}, std::move(r.aux)};
+  offset = 0;
+  for (const Tensor& out : r.outputs) {
+    std::vector<Tensor> per_argnum;
+    for (size_t k = 0; k < diff.size(); ++k)
+      per_argnum.push_back(rows[k].narrow(0, offset, out.numel()).reshape(joined_shape(out.sizes(), diff[k].sizes())));
+    result.jacobians.push_back(std::move(per_argnum));
+    offset += out.numel();
+  }
+  return result;
+}
+
+// The columns of every output's Jacobian with respect to `x` at once: jvp with each basis tangent.
+JacobianResult forward_jacobians(const OutputsAndAuxFunction& f, const Tensor& x) {
+  const int64_t m = x.numel();
+  const Tensor basis = mt::eye(m, x.options()).view(joined_shape({m}, x.sizes()));
+  // The aux depends on the primals alone, never on the batched tangent: it leaves the vmap unbatched.
+  std::vector<Tensor> aux;
+  const std::vector<Tensor> columns = mt::vmap([&](const std::vector<Tensor>& t) {
+    JvpResult r = jvp_call(f, {x}, t);
+    aux = std::move(r.aux);
+    return r.jvps;
+  })({basis});
+  JacobianResult result{{}, std::move(aux)};
+  for (const Tensor& c : columns) {
+    const std::vector<int64_t> out_shape(c.sizes().begin() + 1, c.sizes().end());
+    result.jacobians.push_back({mt::movedim(c, 0, -1).reshape(joined_shape(out_shape, x.sizes()))});
+  }
+  return result;
+}
+
+}  // namespace
+
+JacobianResult jacobian_call(const OutputsAndAuxFunction& f, std::vector<int64_t> argnums, bool forward,
+                             const std::vector<Tensor>& inputs) {
   const char* api = forward ? "jacfwd(f, argnums)(*args)" : "jacrev(f, argnums)(*args)";
   MT_CHECK(!inputs.empty(), api, ": Expected f to be a function that has non-zero arguments");
   wrap_argnums(argnums, inputs.size());
   check_defined(inputs, api, "args");
   // f as a function of the differentiated inputs alone.
-  const auto of_inputs = [&f, &inputs](const std::vector<int64_t>& which) {
+  const auto of_inputs = [&f, &inputs](const std::vector<int64_t>& which) -> OutputsAndAuxFunction {
     return [&f, inputs, which](const std::vector<Tensor>& diff) {
       std::vector<Tensor> args = inputs;
       for (size_t k = 0; k < which.size(); ++k) args[which[k]] = diff[k];
       return f(args);
     };
   };
-  const auto joined_shape = [](IntArrayRef out, IntArrayRef in) {
-    std::vector<int64_t> shape = out.vec();
-    shape.insert(shape.end(), in.begin(), in.end());
-    return shape;
-  };
-
-  std::vector<Tensor> jacobians;
   if (!forward) {
     std::vector<Tensor> diff;
     for (int64_t a : argnums) diff.push_back(inputs[a]);
-    auto [outputs, vjp_fn] = vjp_call(of_inputs(argnums), diff);
-    const Tensor& out = outputs.front();
-    const int64_t n = out.numel();
-    std::vector<int64_t> basis_shape{n};
-    basis_shape.insert(basis_shape.end(), out.sizes().begin(), out.sizes().end());
-    const Tensor basis = mt::eye(n, out.options()).view(basis_shape);
-    // Row i of every Jacobian is vjp_fn(e_i): all rows at once.
-    const std::vector<Tensor> rows = mt::vmap(vjp_fn)({basis});
-    for (size_t k = 0; k < argnums.size(); ++k) jacobians.push_back(rows[k].reshape(joined_shape(out.sizes(), diff[k].sizes())));
-    return jacobians;
+    return reverse_jacobians(of_inputs(argnums), diff);
   }
-  for (int64_t a : argnums) {
-    const Tensor& x = inputs[a];
-    const int64_t m = x.numel();
-    std::vector<int64_t> basis_shape{m};
-    basis_shape.insert(basis_shape.end(), x.sizes().begin(), x.sizes().end());
-    const Tensor basis = mt::eye(m, x.options()).view(basis_shape);
-    const TensorsFunction g = of_inputs({a});
-    // Column j of the Jacobian is jvp(f, x, e_j): all columns at once.
-    const Tensor columns = mt::vmap([&](const std::vector<Tensor>& t) { return jvp_call(g, {x}, t).second.front(); })({basis});
-    const std::vector<int64_t> out_shape(columns.sizes().begin() + 1, columns.sizes().end());
-    jacobians.push_back(mt::movedim(columns, 0, -1).reshape(joined_shape(out_shape, x.sizes())));
+  // One vmap of jvps per argnum; the aux is the first one's.
+  JacobianResult result;
+  for (size_t k = 0; k < argnums.size(); ++k) {
+    JacobianResult r = forward_jacobians(of_inputs({argnums[k]}), inputs[argnums[k]]);
+    if (k == 0) {
+      result.jacobians.resize(r.jacobians.size());
+      result.aux = std::move(r.aux);
+    }
+    for (size_t i = 0; i < r.jacobians.size(); ++i) result.jacobians[i].push_back(std::move(r.jacobians[i].front()));
   }
-  return jacobians;
+  return result;
 }
 
 }  // namespace mt::detail

@@ -30,6 +30,7 @@ class TensorWrapper : public TensorImpl {
   void refresh_metadata();
 
   const TensorImpl& data_holder() override { return value_.unsafeGetTensorImpl()->data_holder(); }
+  std::optional<WrapperRepr> wrapper_repr() const override { return value_.unsafeGetTensorImpl()->wrapper_repr(); }
   const void* alias_group() const override { return value_.unsafeGetTensorImpl()->alias_group(); }
 
  private:

@@ -14,28 +14,29 @@ namespace mt {
 
 namespace {
 
-std::string in_dims_str(const InDims& in_dims) {
-  if (!in_dims.is_per_input()) return std::to_string(in_dims.all());
+// Per-tensor dims as PyTorch prints them: a tuple such as (0, None).
+std::string tuple_str(const std::vector<std::optional<int64_t>>& dims) {
   std::ostringstream ss;
   ss << "(";
-  for (size_t i = 0; i < in_dims.per_input().size(); ++i) {
-    const auto& d = in_dims.per_input()[i];
-    ss << (i ? ", " : "") << (d ? std::to_string(*d) : "None");
-  }
-  ss << (in_dims.per_input().size() == 1 ? ",)" : ")");
+  for (size_t i = 0; i < dims.size(); ++i) ss << (i ? ", " : "") << (dims[i] ? std::to_string(*dims[i]) : "None");
+  ss << (dims.size() == 1 ? ",)" : ")");
   return ss.str();
+}
+
+std::string in_dims_str(const InDims& in_dims) {
+  return in_dims.is_per_tensor() ? tuple_str(in_dims.per_tensor()) : std::to_string(in_dims.all());
 }
 
 // Each input's batch dim (wrapped), checked against the input.
 std::vector<std::optional<int64_t>> batch_dims(const InDims& in_dims, const std::vector<Tensor>& inputs) {
   const std::string where = "vmap(f, in_dims=" + in_dims_str(in_dims) + ", ...)(<inputs>): ";
-  MT_CHECK_VALUE(!in_dims.is_per_input() || in_dims.per_input().size() == inputs.size(), where,
+  MT_CHECK_VALUE(!in_dims.is_per_tensor() || in_dims.per_tensor().size() == inputs.size(), where,
                  "in_dims is not compatible with the structure of `inputs`. in_dims has ",
-                 in_dims.is_per_input() ? in_dims.per_input().size() : 0, " entries but inputs has ", inputs.size(),
+                 in_dims.is_per_tensor() ? in_dims.per_tensor().size() : 0, " entries but inputs has ", inputs.size(),
                  " tensors.");
   std::vector<std::optional<int64_t>> dims;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const std::optional<int64_t> d = in_dims.is_per_input() ? in_dims.per_input()[i] : in_dims.all();
+    const std::optional<int64_t> d = in_dims.is_per_tensor() ? in_dims.per_tensor()[i] : in_dims.all();
     if (!d) {
       dims.push_back(std::nullopt);
       continue;
@@ -69,15 +70,29 @@ int64_t common_batch_size(const std::vector<Tensor>& inputs, const std::vector<s
   return sizes.front();
 }
 
+// Each output's out_dim, checked against the number of outputs.
+std::vector<std::optional<int64_t>> output_dims(const OutDims& out_dims, size_t n_outputs) {
+  if (!out_dims.is_per_tensor()) return std::vector<std::optional<int64_t>>(n_outputs, out_dims.all());
+  MT_CHECK_VALUE(out_dims.per_tensor().size() == n_outputs, "vmap(f, ..., out_dims=", tuple_str(out_dims.per_tensor()),
+                 ")(<inputs>): out_dims is not compatible with the structure of `outputs`. out_dims has ",
+                 out_dims.per_tensor().size(), " entries but outputs has ", n_outputs, " tensors.");
+  return out_dims.per_tensor();
+}
+
 // An output of the level-`level` function as a plain tensor with the batch at `out_dim`. An output
-// that never met a batched input is the same for every entry: expanded along a new dim.
-Tensor remove_batch_dim(const Tensor& out, int64_t level, int64_t batch_size, int64_t out_dims) {
+// that never met a batched input is the same for every entry: expanded along a new dim, or returned as
+// it is for out_dim None.
+Tensor remove_batch_dim(const Tensor& out, int64_t level, int64_t batch_size, std::optional<int64_t> out_dims) {
   auto [value, bdim] = functorch::unwrap_at_level(out, level);
+  if (!out_dims) {
+    MT_CHECK_VALUE(!bdim, "vmap(f, ...): `f` can not return a BatchedTensor when out_dim is None");
+    return value;
+  }
   const int64_t rank = value.dim() + (bdim ? 0 : 1);
-  MT_CHECK_INDEX(-rank <= out_dims && out_dims < rank, "vmap: out_dims=", out_dims,
-                 " is out of range for an output of logical rank ", rank - 1, " (expected -", rank,
-                 " <= out_dims < ", rank, ").");
-  const int64_t out_dim = out_dims < 0 ? out_dims + rank : out_dims;
+  MT_CHECK_INDEX(-rank <= *out_dims && *out_dims < rank, "vmap: out_dims=", *out_dims,
+                 " is out of range for an output of logical rank ", rank - 1, " (expected -", rank, " <= out_dims < ",
+                 rank, ").");
+  const int64_t out_dim = *out_dims < 0 ? *out_dims + rank : *out_dims;
   if (bdim) return *bdim == out_dim ? value : mt::movedim(value, *bdim, out_dim);
   std::vector<int64_t> sizes = value.sizes().vec();
   sizes.insert(sizes.begin() + out_dim, batch_size);
@@ -95,11 +110,11 @@ std::vector<Tensor> vmap_once(const VmapFunction& f, const std::vector<Tensor>& 
     for (size_t i = 0; i < inputs.size(); ++i) batched.push_back(functorch::make_batched(inputs[i], dims[i], level));
     outs = f(batched);
   }
-  for (Tensor& out : outs) {
+  for (const Tensor& out : outs)
     MT_CHECK_TYPE(out.defined(), "vmap(f, ...): `f` must only return Tensors, got an undefined Tensor. Return a "
                   "defined Tensor for every output.");
-    out = remove_batch_dim(out, level, batch_size, options.out_dims);
-  }
+  const std::vector<std::optional<int64_t>> out_dims = output_dims(options.out_dims, outs.size());
+  for (size_t i = 0; i < outs.size(); ++i) outs[i] = remove_batch_dim(outs[i], level, batch_size, out_dims[i]);
   return outs;
 }
 
@@ -131,12 +146,18 @@ std::vector<Tensor> vmap_call(const VmapFunction& f, const InDims& in_dims, cons
     for (size_t i = 0; i < inputs.size(); ++i) part.push_back(dims[i] ? inputs[i].narrow(*dims[i], start, length) : inputs[i]);
     per_chunk.push_back(vmap_once(f, part, dims, length, options));
   }
+  // An unbatched output (out_dim None) is the first chunk's.
+  const std::vector<std::optional<int64_t>> out_dims = output_dims(options.out_dims, per_chunk.front().size());
   std::vector<Tensor> outs;
-  for (size_t o = 0; o < per_chunk.front().size(); ++o) {
+  for (size_t o = 0; o < out_dims.size(); ++o) {
+    if (!out_dims[o]) {
+      outs.push_back(per_chunk.front()[o]);
+      continue;
+    }
     std::vector<Tensor> pieces;
     for (const auto& c : per_chunk) pieces.push_back(c[o]);
     const int64_t rank = pieces.front().dim();
-    outs.push_back(mt::cat(pieces, options.out_dims < 0 ? options.out_dims + rank : options.out_dims));
+    outs.push_back(mt::cat(pieces, *out_dims[o] < 0 ? *out_dims[o] + rank : *out_dims[o]));
   }
   return outs;
 }

@@ -16,22 +16,25 @@
 
 namespace mt {
 
-// Which dim of each input is the batch: one dim for all inputs, or one per input (nullopt: not
-// batched, shared by every entry). Negative dims count from the end.
-class InDims {
+// Which dim of each tensor is the batch: one dim for all, or one per tensor (nullopt: not batched).
+// Negative dims count from the end. As in_dims, nullopt marks an input shared by every entry; as
+// out_dims, an output returned as it is, without a batch dim.
+class BatchDims {
  public:
-  InDims(int64_t all = 0) : all_(all) {}
-  InDims(std::initializer_list<std::optional<int64_t>> per_input) : per_input_(per_input) {}
-  InDims(std::vector<std::optional<int64_t>> per_input) : per_input_(std::move(per_input)) {}
+  BatchDims(int64_t all = 0) : all_(all) {}
+  BatchDims(std::initializer_list<std::optional<int64_t>> per_tensor) : per_tensor_(per_tensor) {}
+  BatchDims(std::vector<std::optional<int64_t>> per_tensor) : per_tensor_(std::move(per_tensor)) {}
 
-  bool is_per_input() const { return per_input_.has_value(); }
-  const std::vector<std::optional<int64_t>>& per_input() const { return *per_input_; }
+  bool is_per_tensor() const { return per_tensor_.has_value(); }
+  const std::vector<std::optional<int64_t>>& per_tensor() const { return *per_tensor_; }
   int64_t all() const { return all_; }
 
  private:
   int64_t all_ = 0;
-  std::optional<std::vector<std::optional<int64_t>>> per_input_;
+  std::optional<std::vector<std::optional<int64_t>>> per_tensor_;
 };
+using InDims = BatchDims;
+using OutDims = BatchDims;
 
 // What random ops on batched tensors draw (rand_like, randn_like, bernoulli_, dropout, ...):
 // Error refuses them, Different draws independently for every batch entry, Same draws once and shares
@@ -39,8 +42,10 @@ class InDims {
 enum class Randomness { Error, Same, Different };
 
 struct VmapOptions {
-  // Where the batch dim goes in every output (negative counts from the end).
-  int64_t out_dims = 0;
+  // Not an aggregate, so that a braced list in vmap(f, in_dims, {0, 1}) can only be out_dims.
+  VmapOptions() = default;
+
+  OutDims out_dims = 0;
   // Run the batch in chunks of this many entries (less memory, more calls); nullopt: all at once.
   std::optional<int64_t> chunk_size = std::nullopt;
   Randomness randomness = Randomness::Error;
@@ -79,8 +84,10 @@ auto vmap(F f, InDims in_dims = 0, VmapOptions options = {}) {
 
 // mt::vmap(f, in_dims, out_dims): the common case without chunking.
 template <typename F>
-auto vmap(F f, InDims in_dims, int64_t out_dims) {
-  return vmap(std::move(f), std::move(in_dims), VmapOptions{out_dims});
+auto vmap(F f, InDims in_dims, OutDims out_dims) {
+  VmapOptions options;
+  options.out_dims = std::move(out_dims);
+  return vmap(std::move(f), std::move(in_dims), std::move(options));
 }
 
 }  // namespace mt

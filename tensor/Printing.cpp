@@ -221,10 +221,20 @@ std::string add_suffixes(std::string s, const std::vector<std::string>& suffixes
   return s + ")";
 }
 
+// A transform's wrapper as PyTorch shows it: its header, then the wrapped tensor indented by 4.
+std::string wrapper_str(const TensorImpl::WrapperRepr& wrapper) {
+  std::ostringstream value;
+  value << Tensor(wrapper.value);
+  std::string out = wrapper.header + ", value=\n    ";
+  for (char c : value.str()) out += c == '\n' ? std::string("\n    ") : std::string(1, c);
+  return out + "\n)";
+}
+
 }  // namespace
 
 std::ostream& operator<<(std::ostream& os, const Tensor& t) {
   if (!t.defined()) return os << "[ Tensor (undefined) ]";
+  if (auto wrapper = t.unsafeGetTensorImpl()->wrapper_repr()) return os << wrapper_str(*wrapper);
   const std::string prefix = "tensor(";
   const auto indent = static_cast<int64_t>(prefix.size());
   const ScalarType dtype = t.dtype();

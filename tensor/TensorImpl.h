@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "dispatch/DispatchKeySet.h"
 #include "tensor/Device.h"
@@ -91,8 +93,15 @@ class TensorImpl : public intrusive_ptr_target {
   void set_data(const TensorImpl& src);
   // The tensor whose memory holds this one's elements, for the host to read them (item(), printing):
   // itself, or for a wrapper whose geometry need not describe its memory (functionalize's), its
-  // up-to-date value's.
+  // up-to-date value's. A wrapper whose memory is more than its elements (vmap's, a whole batch) raises.
   virtual const TensorImpl& data_holder() { return *this; }
+  // How printing shows such a wrapper: a header such as "BatchedTensor(lvl=1, bdim=0" and the tensor it
+  // wraps, printed beneath. Nothing for a tensor that prints its data_holder()'s elements.
+  struct WrapperRepr {
+    std::string header;
+    intrusive_ptr<TensorImpl> value;
+  };
+  virtual std::optional<WrapperRepr> wrapper_repr() const { return std::nullopt; }
   // What a view shares with its base: the storage, or, for a wrapper whose storage changes with its
   // value (functionalize's), the group of tensors that alias each other.
   virtual const void* alias_group() const { return storage_.get(); }

@@ -281,9 +281,14 @@ Tensor norm_grad(const Tensor& grad, const Tensor& self, double p, DimMask mask,
     const Tensor picked = self.abs().eq(norm).logical_or(self.ne(self)).to(self.dtype());
     return g * self.sign() * picked / picked.sum(dims, /*keepdim=*/true);
   }
-  const Tensor scaled = p == 2 ? self : (p < 1 ? mt::where(self.eq(0), 0.0, self * self.abs().pow(p - 2))
-                                               : self * self.abs().pow(p - 2));
-  return mt::where(norm.eq(0), 0.0, g * scaled / (p == 2 ? norm : norm.pow(p - 1)));
+  // sign(x) |x|^(p-1), not x |x|^(p-2), which is 0 * inf at x = 0 for p < 2.
+  const Tensor powered = self.sign() * self.abs().pow(p - 1);
+  const Tensor scaled = p == 2 ? self : p < 1 ? mt::where(self.eq(0), 0.0, powered) : powered;
+  // Divided by 1 where the norm is 0, then masked: dividing by 0 there would make the derivative of
+  // this formula with respect to g (which jvp takes) 0 / 0 = NaN instead of 0.
+  const Tensor zero_norm = norm.eq(0);
+  const Tensor safe_norm = mt::where(zero_norm, 1.0, norm);
+  return mt::where(zero_norm, 0.0, g * scaled / (p == 2 ? safe_norm : safe_norm.pow(p - 1)));
 }
 
 Tensor norm_Scalar(DispatchKeySet ks, const Tensor& self, const Scalar& p) {

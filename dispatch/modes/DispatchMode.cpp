@@ -1,6 +1,9 @@
 // The thread-local mode stacks and the two fallbacks that hand calls to their top modes.
 #include "dispatch/modes/DispatchMode.h"
 
+#include <algorithm>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "dispatch/Library.h"
@@ -11,6 +14,14 @@ namespace mt {
 namespace {
 
 thread_local std::vector<std::shared_ptr<DispatchMode>> default_modes, pre_dispatch_modes;
+// A guard destroyed out of order on this thread, which the next guard or mode dispatch here raises.
+thread_local std::string misuse;
+
+void raise_misuse() {
+  if (misuse.empty()) return;
+  const std::string message = std::exchange(misuse, {});
+  throw RuntimeError(message);
+}
 
 std::vector<std::shared_ptr<DispatchMode>>& modes_at(DispatchModePosition position) {
   return position == DispatchModePosition::Default ? default_modes : pre_dispatch_modes;
@@ -57,6 +68,7 @@ class StashTopMode {
 
 template <DispatchModePosition P>
 void mode_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
+  raise_misuse();
   // A transform's Back fallback may restore a TLS saved while this position still had a mode (whose
   // handler is running now): with none left, the call goes on below.
   // A fake tensor carries the DispatchMode key itself: with no mode left to take it, it has no data for
@@ -76,15 +88,34 @@ void mode_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
 }  // namespace
 
 DispatchModeGuard::DispatchModeGuard(std::shared_ptr<DispatchMode> mode, DispatchModePosition position)
-    : mode_(mode.get()), position_(position) {
+    : mode_(mode.get()), position_(position), thread_(std::this_thread::get_id()) {
+  raise_misuse();
   MT_CHECK_VALUE(mode != nullptr, "DispatchModeGuard: expected a mode, got nullptr");
   push(position, std::move(mode));
 }
 
-DispatchModeGuard::~DispatchModeGuard() {
-  MT_INTERNAL_ASSERT(!modes_at(position_).empty() && modes_at(position_).back().get() == mode_,
-                     "dispatch mode guards must be destroyed in the reverse order of their creation");
-  pop(position_);
+DispatchModeGuard::~DispatchModeGuard() noexcept {
+  auto& modes = modes_at(position_);
+  if (thread_ == std::this_thread::get_id() && !modes.empty() && modes.back().get() == mode_) {
+    pop(position_);
+    return;
+  }
+  if (thread_ != std::this_thread::get_id()) {
+    // The mode is on the other thread's stack, which this one must not touch.
+    misuse =
+        "DispatchModeGuard: a guard was destroyed on another thread than the one that made it; its mode "
+        "stays pushed on the thread that made it. Destroy each guard on its own thread, as a scoped local.";
+    return;
+  }
+  const auto mine = std::find_if(modes.rbegin(), modes.rend(), [&](const auto& m) { return m.get() == mode_; });
+  if (mine != modes.rend()) {
+    modes.erase(std::next(mine).base());
+    if (modes.empty()) set_key_included(position_, false);
+  }
+  misuse =
+      "DispatchModeGuard: a guard was destroyed while a mode pushed after it was still active. Guards must be "
+      "destroyed in the reverse order of their creation, as scoped locals are (not held on the heap or in a "
+      "std::optional); its mode was taken off the stack and the modes pushed after it stay active.";
 }
 
 size_t dispatch_mode_stack_size(DispatchModePosition position) { return modes_at(position).size(); }

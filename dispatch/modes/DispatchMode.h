@@ -19,6 +19,7 @@
 //   mt::DispatchModeGuard guard(std::make_shared<Tracer>());
 #include <cstddef>
 #include <memory>
+#include <thread>
 
 #include "dispatch/Dispatcher.h"
 
@@ -35,17 +36,24 @@ enum class DispatchModePosition { Default, PreDispatch };
 
 // Pushes `mode` for the guard's lifetime. The first mode at a position puts that position's key into
 // the TLS included set and the last one takes it out, so without modes they cost nothing.
+//
+// Guards nest: each must be destroyed on the thread that made it, after every guard made after it,
+// as scoped locals are. A guard destroyed out of that order (held on the heap or in a std::optional)
+// cannot raise from its destructor: it takes its own mode off the stack, leaving the later ones active,
+// and the misuse is raised as a RuntimeError by the next DispatchModeGuard made on the thread or the
+// next op that reaches a mode there, whichever comes first.
 class DispatchModeGuard {
  public:
   explicit DispatchModeGuard(std::shared_ptr<DispatchMode> mode,
                              DispatchModePosition position = DispatchModePosition::Default);
-  ~DispatchModeGuard();
+  ~DispatchModeGuard() noexcept;
   DispatchModeGuard(const DispatchModeGuard&) = delete;
   DispatchModeGuard& operator=(const DispatchModeGuard&) = delete;
 
  private:
   DispatchMode* mode_;
   DispatchModePosition position_;
+  std::thread::id thread_;
 };
 
 // How many modes are pushed at `position` on this thread (a running handler's own mode not counted).

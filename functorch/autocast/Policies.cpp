@@ -43,6 +43,7 @@ constexpr std::array cuda_policies{
     Entry{"mm", P::lower_precision_fp},
     Entry{"bmm", P::lower_precision_fp},
     Entry{"matmul", P::lower_precision_fp},
+    Entry{"mv", P::lower_precision_fp},
     Entry{"addmm", P::lower_precision_fp},
     Entry{"linear", P::lower_precision_fp},
     Entry{"exp", P::fp32},

@@ -3,6 +3,7 @@
 #include "dispatch/LocalDispatchKeySet.h"
 #include "dispatch/MapTensors.h"
 #include "functorch/VmapInterpreter.h"
+#include "ops/Factories.h"
 #include "ops/Functions.h"
 
 namespace mt::functorch {
@@ -34,6 +35,14 @@ void check_inplace_self_batched(const FunctionSchema& schema, const IValue* args
                "inside the PyTorch framework, please file a bug report instead.");
     }
   }
+}
+
+void raise_logical_error(const OperatorHandle& op, Stack* stack) {
+  ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);
+  map_tensors(stack, op.schema().arguments.size(),
+              [](const Tensor& t) { return mt::empty(t.sizes(), t.options().device(Device(kMeta))); });
+  op.callBoxed(stack);
+  MT_INTERNAL_ASSERT(false, op.schema().op.str(), " accepted the arguments its batching rule refuses");
 }
 
 void wrap_results(const OperatorHandle& op, Stack* stack, int64_t bdim, int64_t level) {
@@ -80,7 +89,8 @@ void dim_rule(const DimRule& rule, const OperatorHandle& op, Stack* stack) {
   auto [value, bdim] = unwrap_at_level(self, level);
   Tensor front = move_bdim_to_front(value, bdim);
   int64_t rank = self.dim();
-  if (rule.reduction && rank == 0) {
+  if (rank == 0 && rule.zero_dim == ZeroDimSample::Refused) raise_logical_error(op, stack);
+  if (rank == 0 && rule.zero_dim != ZeroDimSample::AsIs) {
     front = front.unsqueeze(1);
     rank = 1;
   }
@@ -109,6 +119,9 @@ void dim_rule(const DimRule& rule, const OperatorHandle& op, Stack* stack) {
     std::vector<int64_t> sizes(static_cast<size_t>(self.dim()) + 1, 1);
     sizes[0] = vmap.batch_size();
     stack->back() = stack->back().toTensorRef().reshape(sizes);
+  }
+  if (self.dim() == 0 && rule.zero_dim == ZeroDimSample::KeepsRank) {
+    map_tensors(stack, schema.returns.size(), [](const Tensor& t) { return t.dim() == 2 ? t.squeeze(1) : t; });
   }
   wrap_results(op, stack, 0, level);
 }

@@ -33,6 +33,10 @@ inline void return_one(const OperatorHandle& op, Stack* stack, IValue result) {
   stack->erase(stack->end() - op.schema().arguments.size(), stack->end());
   stack->push_back(std::move(result));
 }
+// Raises the error `op` raises outside vmap on its arguments' logical shapes, by calling it on Meta
+// stand-ins of them: for arguments a rule refuses, whose physical call would fail with physical
+// numbers in its message, or not at all.
+[[noreturn]] void raise_logical_error(const OperatorHandle& op, Stack* stack);
 // Wraps every Tensor (and Tensor[] element) result on top of the stack as batched at `bdim`.
 void wrap_results(const OperatorHandle& op, Stack* stack, int64_t bdim, int64_t level);
 
@@ -40,14 +44,29 @@ void wrap_results(const OperatorHandle& op, Stack* stack, int64_t bdim, int64_t 
 // dim at the front.
 inline int64_t physical_dim(int64_t d, int64_t logical_rank) { return maybe_wrap_dim(d, logical_rank) + 1; }
 
+// What an op does with a 0-dim sample, whose dims wrap as if it had one dim (-1 and 0 name it), as
+// outside vmap. Its value [B] has no dim behind the batch for such a dim to name.
+enum class ZeroDimSample {
+  // Nothing special: its dims wrap against the rank plus extra_rank, which is not 0 (unsqueeze).
+  AsIs,
+  // A 0-dim tensor gives 0-dim results (softmax, transpose, movedim, reductions): the op runs on the
+  // sample as a 1-element vector, and its results lose that dim again.
+  KeepsRank,
+  // The op runs on the sample as a 1-element vector, whose results it gives (flatten: [1], squeeze: []).
+  AsVector,
+  // The op takes no 0-dim tensor (select, narrow, chunk, ...): it raises the error it raises outside vmap.
+  Refused,
+};
+
 // The rule of an op with one tensor argument `self` whose other arguments name logical dims (dim,
 // dim0, start_dim, ...): move the batch dim to the front, shift those dims by one, call the op, and
 // return its results batched at dim 0.
 struct DimRule {
   std::vector<std::string_view> dim_args;
+  ZeroDimSample zero_dim = ZeroDimSample::Refused;
   // Dims wrap against the logical rank plus this (unsqueeze: 1, a dim may name the new last one).
   int64_t extra_rank = 0;
-  // A reduction: None (or []) means every logical dim, and a 0-dim self reduces like a 1-element one.
+  // A reduction: None (or []) means every logical dim.
   bool reduction = false;
 };
 void register_dim_rule(Library& m, const char* op_name, DimRule rule);

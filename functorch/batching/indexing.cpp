@@ -13,7 +13,10 @@ namespace mt::functorch {
 
 namespace {
 
-// Every tensor argument batched at the front, the `dim` argument (if any) shifted past the batch.
+// Every tensor argument batched at the front, the `dim` argument (if any) shifted past the batch. These
+// ops take a 0-dim tensor as one of one element along `dim`: such a sample's value gets that dim, and
+// the result loses it again when the argument it takes its shape from (`ShapeFrom`) was 0-dim.
+template <size_t ShapeFrom>
 void all_batched_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   const VmapInterpreter& vmap = current_vmap_interpreter();
   const FunctionSchema& schema = op.schema();
@@ -23,11 +26,18 @@ void all_batched_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   const bool inplace = is_inplace(schema);
   if (inplace) check_inplace_self_batched(schema, args, n, vmap.level());
   const IValue self = args[0];
-  const int64_t rank = args[0].toTensorRef().dim();
+  const int64_t rank = std::max<int64_t>(args[0].toTensorRef().dim(), 1);
+  bool has_dim = false;
+  for (const Argument& a : schema.arguments) has_dim = has_dim || a.name == "dim";
+  const bool scalar_result = has_dim && args[ShapeFrom].toTensorRef().dim() == 0;
+  // tril and triu take matrices: the batch dim must not make a sample's vector one.
+  if (!has_dim && args[0].toTensorRef().dim() < 2) raise_logical_error(op, stack);
   ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);  // only values are touched below
   for (size_t i = 0; i < n; ++i) {
     if (args[i].isTensor()) {
+      const bool zero_dim = args[i].toTensorRef().dim() == 0;
       args[i] = batch_at_front(args[i].toTensorRef(), vmap.level(), vmap.batch_size());
+      if (has_dim && zero_dim) args[i] = args[i].toTensorRef().unsqueeze(1);
     } else if (schema.arguments[i].name == "dim") {
       args[i] = physical_dim(args[i].toInt(), rank);
     }
@@ -37,6 +47,7 @@ void all_batched_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
     stack->back() = self;
     return;
   }
+  if (scalar_result) stack->back() = stack->back().toTensorRef().squeeze(1);
   wrap_results(op, stack, 0, vmap.level());
 }
 
@@ -152,9 +163,10 @@ void put_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
 
 MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
   m.impl("one_hot", CppFunction::makeFromBoxedFunction<&one_hot_rule>());
-  for (const char* name : {"gather", "scatter.src", "scatter.value", "scatter_.src", "scatter_.value", "scatter_add",
+  m.impl("gather", CppFunction::makeFromBoxedFunction<&all_batched_rule<2>>());  // index-shaped
+  for (const char* name : {"scatter.src", "scatter.value", "scatter_.src", "scatter_.value", "scatter_add",
                            "scatter_add_", "tril", "tril_", "triu", "triu_"})
-    m.impl(name, CppFunction::makeFromBoxedFunction<&all_batched_rule>());
+    m.impl(name, CppFunction::makeFromBoxedFunction<&all_batched_rule<0>>());  // self-shaped
   m.impl("index_select", CppFunction::makeFromBoxedFunction<&index_select_rule>());
   m.impl("take", CppFunction::makeFromBoxedFunction<&take_rule>());
   m.impl("put", CppFunction::makeFromBoxedFunction<&put_rule>());

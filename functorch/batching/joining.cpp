@@ -15,10 +15,14 @@ void join_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   const VmapInterpreter& vmap = current_vmap_interpreter();
   IValue* args = arguments_of(op, stack);
   if (!any_batched_at_level(args, 1, vmap.level())) return call_unbatched(op, stack);
-  ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);  // only values are touched below
   const std::vector<Tensor>& tensors = args[0].toTensorList();
   int64_t rank = 0;
-  for (const Tensor& t : tensors) rank = std::max(rank, t.dim());
+  for (const Tensor& t : tensors) {
+    // cat refuses a 0-dim tensor, whose value would give it a dim to concatenate.
+    if (ExtraRank == 0 && t.dim() == 0) raise_logical_error(op, stack);
+    rank = std::max(rank, t.dim());
+  }
+  ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);  // only values are touched below
   std::vector<Tensor> fronts;
   for (const Tensor& t : tensors) {
     auto [value, bdim] = unwrap_at_level(t, vmap.level());

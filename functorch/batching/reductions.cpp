@@ -71,13 +71,13 @@ MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
   m.impl("any", CppFunction::makeFromBoxedFunction<&any_rule>());
   m.impl("norm.Scalar", CppFunction::makeFromBoxedFunction<&norm_rule>());
 
-  const DimRule over_dim{{"dim"}, 0, /*reduction=*/true};
+  const DimRule over_dim{{"dim"}, ZeroDimSample::KeepsRank, 0, /*reduction=*/true};
   for (const char* name : {"sum.dim_IntList", "mean.dim", "prod.dim_int", "max.dim", "min.dim", "amax", "amin",
                            "argmax", "argmin", "var.correction", "std.correction", "norm.ScalarOpt_dim",
                            "norm.ScalarOpt_dim_dtype", "logsumexp", "all.dim", "all.dims", "any.dim", "any.dims"})
     register_dim_rule(m, name, over_dim);
   for (const char* name : {"_softmax", "_log_softmax", "softmax.int", "log_softmax.int"})
-    register_dim_rule(m, name, DimRule{{"dim"}});
+    register_dim_rule(m, name, DimRule{{"dim"}, ZeroDimSample::KeepsRank});
 }
 
 }  // namespace mt::functorch

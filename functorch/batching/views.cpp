@@ -54,6 +54,9 @@ void expand_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   });
 }
 void permute_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  // One dim per logical dim, or permute's own error: the physical call would count the batch dim too.
+  IValue* args = arguments_of(op, stack);
+  if (static_cast<int64_t>(args[1].toIntList().size()) != args[0].toTensorRef().dim()) raise_logical_error(op, stack);
   front_rule(op, stack, [](const Tensor& front, int64_t rank, int64_t, IValue* a) {
     std::vector<int64_t> dims{0};
     for (int64_t d : a[1].toIntList()) dims.push_back(physical_dim(d, rank));
@@ -127,15 +130,17 @@ MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
   m.impl("squeeze", CppFunction::makeFromBoxedFunction<&squeeze_rule>());
   m.impl("contiguous", CppFunction::makeFromBoxedFunction<&contiguous_rule>());
 
-  register_dim_rule(m, "unsqueeze", DimRule{{"dim"}, /*extra_rank=*/1});
-  register_dim_rule(m, "transpose.int", DimRule{{"dim0", "dim1"}});
-  register_dim_rule(m, "movedim.int", DimRule{{"source", "destination"}});
-  register_dim_rule(m, "movedim.intlist", DimRule{{"source", "destination"}});
-  register_dim_rule(m, "flatten.using_ints", DimRule{{"start_dim", "end_dim"}});
-  register_dim_rule(m, "diagonal", DimRule{{"dim1", "dim2"}});
-  for (const char* name : {"squeeze.dim", "unflatten.int", "select.int", "slice.Tensor", "narrow", "unbind.int",
-                           "split.Tensor", "split.sizes", "split_with_sizes", "chunk"})
-    register_dim_rule(m, name, DimRule{{"dim"}});
+  using Z = ZeroDimSample;
+  register_dim_rule(m, "unsqueeze", DimRule{{"dim"}, Z::AsIs, /*extra_rank=*/1});
+  register_dim_rule(m, "transpose.int", DimRule{{"dim0", "dim1"}, Z::KeepsRank});
+  register_dim_rule(m, "movedim.int", DimRule{{"source", "destination"}, Z::KeepsRank});
+  register_dim_rule(m, "movedim.intlist", DimRule{{"source", "destination"}, Z::KeepsRank});
+  register_dim_rule(m, "flatten.using_ints", DimRule{{"start_dim", "end_dim"}, Z::AsVector});
+  register_dim_rule(m, "squeeze.dim", DimRule{{"dim"}, Z::AsVector});
+  register_dim_rule(m, "diagonal", DimRule{{"dim1", "dim2"}, Z::Refused});
+  for (const char* name : {"unflatten.int", "select.int", "slice.Tensor", "narrow", "unbind.int", "split.Tensor",
+                           "split.sizes", "split_with_sizes", "chunk"})
+    register_dim_rule(m, name, DimRule{{"dim"}, Z::Refused});
 }
 
 }  // namespace mt::functorch

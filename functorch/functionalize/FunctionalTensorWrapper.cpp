@@ -75,6 +75,12 @@ const TensorImpl& FunctionalTensorWrapper::data_holder() {
   return value_.unsafeGetTensorImpl()->data_holder();
 }
 
+std::optional<TensorImpl::WrapperRepr> FunctionalTensorWrapper::wrapper_repr() const {
+  // Printing reads the up-to-date value, as data_holder() does: sync() only refreshes a cached value.
+  const_cast<FunctionalTensorWrapper*>(this)->sync();
+  return value_.unsafeGetTensorImpl()->wrapper_repr();
+}
+
 void FunctionalTensorWrapper::commit(Tensor new_value) {
   storage_->base = is_view() ? mt::put(storage_->base, positions(), new_value) : new_value;
   ++storage_->generation;

@@ -63,6 +63,7 @@ class FunctionalTensorWrapper : public TensorImpl {
   void replace_storage(Tensor new_value);
 
   const TensorImpl& data_holder() override;
+  std::optional<WrapperRepr> wrapper_repr() const override;
   const void* alias_group() const override { return storage_.get(); }
 
  private:

@@ -23,10 +23,11 @@ Shape concat(IntArrayRef a, std::initializer_list<int64_t> b) {
   return out;
 }
 
-// A matrix times a vector, as mm with a one-column matrix, with PyTorch's mv error.
+// A matrix times a vector, as mm with a one-column matrix, with PyTorch 2.x's mv error (1.13 said
+// "size mismatch, got 2, 2x3,4").
 Tensor matrix_vector(const Tensor& mat, const Tensor& vec) {
-  MT_CHECK(mat.size(1) == vec.size(0), "size mismatch, got ", mat.size(0), ", ", mat.size(0), "x", mat.size(1), ",",
-           vec.size(0));
+  MT_CHECK(mat.size(1) == vec.size(0), "size mismatch, got input (", mat.size(0), "), mat (", mat.size(0), "x",
+           mat.size(1), "), vec (", vec.size(0), ")");
   return mt::mm(mat, vec.unsqueeze(1)).squeeze(1);
 }
 
@@ -83,6 +84,13 @@ Tensor matmul(const Tensor& self, const Tensor& other) {
   return batched(self, other);
 }
 
+// mv is matmul's matrix-times-vector case, with PyTorch's check of the ranks first.
+Tensor mv(const Tensor& self, const Tensor& vec) {
+  MT_CHECK(self.dim() == 2 && vec.dim() == 1, "vector + matrix @ vector expected, got 1, ", self.dim(), ", ",
+           vec.dim());
+  return matrix_vector(self, vec);
+}
+
 // The result's shape and dtype are known only once the rank case has run: compute it, then copy.
 Tensor& matmul_out(const Tensor& self, const Tensor& other, Tensor& out) {
   const Tensor result = mt::matmul(self, other);
@@ -98,6 +106,7 @@ Tensor& matmul_out(const Tensor& self, const Tensor& other, Tensor& out) {
 void register_kernels(Library& m) {
   m.impl("matmul", MT_FN(matmul));
   m.impl("matmul.out", MT_FN(matmul_out));
+  m.impl("mv", MT_FN(mv));
 }
 
 }  // namespace

@@ -138,6 +138,7 @@ TEST(AutocastCUDAPolicies, TableFollowsPyTorchsCUDALists) {
       {"mm", P::lower_precision_fp},
       {"bmm", P::lower_precision_fp},
       {"matmul", P::lower_precision_fp},
+      {"mv", P::lower_precision_fp},
       {"addmm", P::lower_precision_fp},
       {"linear", P::lower_precision_fp},
       {"exp", P::fp32},

@@ -109,6 +109,7 @@ TEST(NnFormulas, MatrixProductsSecondOrder) {
   const variable_list batches{rnd({2, 2, 3}, 16), rnd({2, 3, 2}, 17)};
   check([](const variable_list& x) { return x[0].bmm(x[1]); }, batches);
   check([](const variable_list& x) { return x[0].matmul(x[1].select(0, 1)); }, batches);
+  check([](const variable_list& x) { return x[0].select(0, 0).mv(x[1].select(0, 1).select(1, 0)); }, batches);
   const variable_list vecs{rnd({3}, 18), rnd({3}, 19)};
   check([](const variable_list& x) { return x[0].dot(x[1]); }, vecs);
   check([](const variable_list& x) { return mt::outer(x[0], x[1]); }, vecs);

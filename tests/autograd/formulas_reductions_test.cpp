@@ -127,7 +127,7 @@ TEST(ReductionFormulas, VarStd) {
 TEST(ReductionFormulas, NormForEveryP) {
   const variable_list in{rnd_nonzero({3, 4}, 6)};
   const double inf = std::numeric_limits<double>::infinity();
-  for (double p : {1.0, 2.0, 3.0, 0.5, inf, -inf}) {
+  for (double p : {1.0, 2.0, 3.0, 1.5, 0.5, inf, -inf}) {
     SCOPED_TRACE(p);
     const bool smooth = p != 1.0 && !std::isinf(p);
     check([p](const variable_list& x) { return x[0].norm(p); }, in, smooth);
@@ -142,6 +142,12 @@ TEST(ReductionFormulas, NormForEveryP) {
   EXPECT_EQ(values(mt::autograd::grad({x.norm(inf)}, {x})[0]), (std::vector<double>{0, -1}));
   const Tensor z = mt::zeros({2}, mt::kFloat64).requires_grad_();
   EXPECT_EQ(values(mt::autograd::grad({z.norm()}, {z})[0]), (std::vector<double>{0, 0})) << "0 at a zero norm";
+  // For 1 < p < 2 a zero element gets 0 (sign(x) |x|^(p-1)), not 0 * inf: |[0, 4]|_1.5 = 4, and the
+  // other element gets 4^0.5 / 4^0.5.
+  const Tensor y = mt::tensor({0.0, 4.0}, mt::kFloat64).requires_grad_();
+  const std::vector<double> g = values(mt::autograd::grad({y.norm(1.5)}, {y})[0]);
+  EXPECT_EQ(g[0], 0.0);
+  EXPECT_NEAR(g[1], 1.0, 1e-12);
 }
 
 TEST(ReductionFormulas, Logsumexp) {

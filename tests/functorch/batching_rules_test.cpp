@@ -3,6 +3,8 @@
 // proves that its rule (or decomposition) ran.
 #include <gtest/gtest.h>
 
+#include <typeinfo>
+
 #include "functorch/BatchedFallback.h"
 #include "vmap_test_helpers.h"
 
@@ -193,6 +195,104 @@ TEST_F(BatchingRules, ReductionsOfLogicalScalars) {
   check_unary([](const Inputs& a) { return mt::mean(a[0], std::vector<int64_t>{0}); }, {});
 }
 
+// vmap over a 1-D tensor gives 0-dim samples, whose dims wrap as if they had one (0 and -1 name it).
+TEST_F(BatchingRules, OpsOnZeroDimSamplesWrapTheirDimsAsOutsideVmap) {
+  const Tensor zero = mt::zeros({}, mt::kInt64);
+  const std::vector<Fn> fns = {
+      [](const Inputs& a) { return mt::softmax(a[0], 0); },
+      [](const Inputs& a) { return mt::softmax(a[0], -1); },
+      [](const Inputs& a) { return mt::log_softmax(a[0], 0); },
+      [](const Inputs& a) { return mt::log_softmax(a[0], -1); },
+      [](const Inputs& a) { return a[0].squeeze(0); },
+      [](const Inputs& a) { return a[0].squeeze(-1); },
+      [](const Inputs& a) { return a[0].squeeze(); },
+      [](const Inputs& a) { return a[0].transpose(0, -1); },
+      [](const Inputs& a) { return mt::movedim(a[0], 0, -1); },
+      [](const Inputs& a) { return mt::movedim(a[0], std::vector<int64_t>{-1}, std::vector<int64_t>{0}); },
+      [](const Inputs& a) { return mt::flatten(a[0]); },
+      [](const Inputs& a) { return mt::flatten(a[0], 0, -1); },
+      [](const Inputs& a) { return a[0].unsqueeze(0); },
+      [](const Inputs& a) { return a[0].unsqueeze(-1); },
+      [](const Inputs& a) { return a[0].permute({}); },
+      [](const Inputs& a) { return a[0].t(); },
+      [](const Inputs& a) {
+        return mt::stack({a[0], a[0]}, -1);
+      },
+      [](const Inputs& a) { return mt::sum(a[0], std::vector<int64_t>{0}); },
+      [](const Inputs& a) { return mt::sum(a[0], std::vector<int64_t>{0}, true); },
+      [](const Inputs& a) { return mt::mean(a[0], std::vector<int64_t>{-1}, true); },
+      [](const Inputs& a) { return std::get<0>(mt::max(a[0], 0, true)); },
+      [](const Inputs& a) { return std::get<1>(mt::min(a[0], -1, true)); },
+      [](const Inputs& a) { return mt::argmax(a[0], 0, true); },
+      [](const Inputs& a) { return mt::argmax(a[0], std::nullopt, true); },
+      [](const Inputs& a) { return mt::amax(a[0], std::vector<int64_t>{0}, true); },
+      [](const Inputs& a) { return mt::logsumexp(a[0], std::vector<int64_t>{0}, true); },
+      [](const Inputs& a) { return mt::norm(a[0], 2, std::vector<int64_t>{0}, true); },
+      [](const Inputs& a) { return mt::var(a[0], std::vector<int64_t>{0}, std::optional<mt::Scalar>(0), true); },
+      [&](const Inputs& a) { return mt::gather(a[0], 0, zero); },
+      [&](const Inputs& a) { return mt::gather(a[0], -1, mt::zeros({3}, mt::kInt64)); },
+      [&](const Inputs& a) { return mt::scatter(a[0], 0, zero, mt::mul(a[0], 2.0)); },
+      [&](const Inputs& a) { return mt::scatter_add(a[0], 0, zero, a[0]); },
+      [&](const Inputs& a) { return mt::index_select(a[0], 0, mt::zeros({1}, mt::kInt64)); },
+  };
+  for (size_t i = 0; i < fns.size(); ++i) {
+    SCOPED_TRACE("function " + std::to_string(i));
+    check_unary(fns[i], {});
+  }
+  // A batched 0-dim index into a shared vector, and a batched 0-dim self written by scatter_.
+  const Tensor self = mt::randn({3}), index = mt::tensor<int64_t>({2, 0, 1, 2});
+  check([](const Inputs& a) { return mt::gather(a[0], 0, a[1]); }, {self, index}, Dims{None, 0});
+  check([](const Inputs& a) { return a[0].clone().scatter_(0, mt::zeros({}, mt::kInt64), a[1]); },
+        {mt::randn({4}), mt::randn({4})}, Dims{0, 0});
+}
+
+// What an op refuses outside vmap it refuses inside, with the same error: 0-dim samples of ops that
+// need a dim, a permutation of the wrong length, and a vector sample of ops that need a matrix.
+TEST_F(BatchingRules, WhatTheUnbatchedOpRefusesGivesTheSameError) {
+  const auto error_of = [](const std::function<void()>& f) -> std::string {
+    try {
+      f();
+    } catch (const mt::Error& e) {
+      return std::string(typeid(e).name()) + ": " + e.what();
+    }
+    return "no error";
+  };
+  struct Case {
+    Fn f;
+    std::vector<int64_t> sample;
+  };
+  const std::vector<Case> cases = {
+      {[](const Inputs& a) { return a[0].select(0, 0); }, {}},
+      {[](const Inputs& a) { return a[0].narrow(-1, 0, 1); }, {}},
+      {[](const Inputs& a) { return mt::slice(a[0], 0, 0, 1, 1); }, {}},
+      {[](const Inputs& a) { return mt::unbind(a[0], 0)[0]; }, {}},
+      {[](const Inputs& a) { return mt::split(a[0], 1, 0)[0]; }, {}},
+      {[](const Inputs& a) { return mt::chunk(a[0], 1, 0)[0]; }, {}},
+      {[](const Inputs& a) { return mt::diagonal(a[0]); }, {}},
+      {[](const Inputs& a) { return mt::unflatten(a[0], 0, std::vector<int64_t>{1}); }, {}},
+      {[](const Inputs& a) {
+         return mt::cat({a[0], a[0]}, 0);
+       },
+       {}},
+      {[](const Inputs& a) { return a[0].permute({0}); }, {}},
+      {[](const Inputs& a) {
+         return a[0].permute({1, 0, 2});
+       },
+       {2, 3}},
+      {[](const Inputs& a) { return a[0].permute({0}); }, {2, 3}},
+      {[](const Inputs& a) { return mt::tril(a[0]); }, {3}},
+      {[](const Inputs& a) { return mt::triu(a[0], 1); }, {}},
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    SCOPED_TRACE("case " + std::to_string(i));
+    std::vector<int64_t> batched = cases[i].sample;
+    batched.insert(batched.begin(), 4);
+    const std::string expected = error_of([&] { cases[i].f({mt::randn(cases[i].sample)}); });
+    EXPECT_NE(expected, "no error");
+    EXPECT_EQ(error_of([&] { mt::vmap(cases[i].f)({mt::randn(batched)}); }), expected);
+  }
+}
+
 TEST_F(BatchingRules, ViewOps) {
   const std::vector<Fn> fns = {
       [](const Inputs& a) { return a[0].reshape({15}); },
@@ -300,6 +400,10 @@ TEST_F(BatchingRules, MatrixProducts) {
   const Fn addmm = [](const Inputs& a) { return mt::addmm(a[0], a[1], a[2], 0.5, 2); };
   check(addmm, {mt::randn({5}), mt::randn({4, 2, 3}), mt::randn({3, 5})}, Dims{None, 0, None});
   check(addmm, {mt::randn({4, 2, 5}), mt::randn({2, 3}), mt::randn({3, 5, 4})}, Dims{0, None, 2});
+  const Fn mv = [](const Inputs& a) { return mt::mv(a[0], a[1]); };
+  check(mv, {mt::randn({4, 2, 3}), mt::randn({3})}, Dims{0, None});
+  check(mv, {mt::randn({2, 3}), mt::randn({3, 4})}, Dims{None, 1});
+  check(mv, {mt::randn({2, 4, 3}), mt::randn({4, 3})}, Dims{1, 0});
   const Fn outer = [](const Inputs& a) { return mt::outer(a[0], a[1]); };
   check(outer, {mt::randn({4, 3}), mt::randn({2})}, Dims{0, None});
 }

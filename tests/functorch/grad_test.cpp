@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "autograd/Autograd.h"
+#include "functorch/BatchedTensorImpl.h"
 #include "functorch/Grad.h"
 #include "functorch/Interpreter.h"
+#include "functorch/TensorWrapper.h"
 #include "vmap_test_helpers.h"
 
 namespace {
@@ -16,6 +18,9 @@ using mt_test::message_of;
 using Inputs = std::vector<Tensor>;
 
 Tensor sum_sin(const Inputs& a) { return mt::sum(mt::sin(a[0])); }
+
+// The diagonal matrix of a vector, by hand.
+Tensor diag(const Tensor& v) { return mt::mul(mt::eye(v.numel(), v.dtype()), v.unsqueeze(0)); }
 
 TEST(Grad, GradOfSumOfSinIsCos) {
   const Tensor x = mt::randn({5});
@@ -185,6 +190,46 @@ TEST(Vjp, Errors) {
                        "Expected pytree structure of cotangents to be the same"));
 }
 
+TEST(Vjp, HasAuxReturnsTheAuxiliaryOutputsUnwrapped) {
+  const Tensor x = mt::randn({3}, mt::kFloat64);
+  auto [out, vjp_fn, aux] = mt::vjp(
+      [](const Inputs& a) {
+        const Tensor s = mt::sin(a[0]);
+        return mt::WithAux{mt::mul(s, s), {s, mt::argmax(a[0])}};
+      },
+      {x}, /*has_aux=*/true);
+  expect_same(out, mt::mul(mt::sin(x), mt::sin(x)));
+  ASSERT_EQ(aux.size(), 2u);
+  expect_same(aux[0], mt::sin(x));
+  expect_same(aux[1], mt::argmax(x));
+  EXPECT_EQ(mt::functorch::maybe_get_wrapper(aux[0]), nullptr);
+  // d(sin^2)/dx = 2 sin cos; the aux takes no part in it.
+  expect_same(vjp_fn({mt::ones({3}, mt::kFloat64)})[0], mt::mul(mt::mul(mt::sin(x), mt::cos(x)), 2.0), 1e-12);
+
+  // Several outputs with aux.
+  auto [outs, vjp_fn2, aux2] = mt::vjp(
+      [](const Inputs& a) {
+        return mt::OutputsWithAux{{mt::exp(a[0]), mt::sum(a[0])}, {mt::neg(a[0])}};
+      },
+      {x}, true);
+  ASSERT_EQ(outs.size(), 2u);
+  expect_same(aux2[0], mt::neg(x));
+  const Tensor v = mt::randn({3}, mt::kFloat64);
+  expect_same(vjp_fn2({v, mt::ones({}, mt::kFloat64)})[0], mt::add(mt::mul(mt::exp(x), v), 1.0), 1e-12);
+}
+
+TEST(Vjp, HasAuxMustMatchWhatTheFunctionReturns) {
+  const Tensor x = mt::randn({3});
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::vjp([](const Inputs& a) { return mt::sin(a[0]); }, {x}, true); }),
+            "vjp(f, *primals): output of function f should be a tuple: (output, aux) if has_aux is True");
+  EXPECT_TRUE(
+      contains(message_of<mt::RuntimeError>([&] {
+                 mt::vjp([](const Inputs& a) { return mt::WithAux{mt::sin(a[0]), {}}; }, {x});
+               }),
+               "vjp(f, *primals): Expected f(*args) to return its outputs, got (output, aux); pass has_aux=true"));
+  EXPECT_EQ(mt::functorch::interpreter_stack_depth(), 0);
+}
+
 TEST(Jvp, JvpIsTheJacobianTimesTheTangent) {
   const Tensor x = mt::randn({3}), y = mt::randn({3}), tx = mt::randn({3}), ty = mt::randn({3});
   auto [out, t_out] = mt::jvp([](const Inputs& a) { return mt::mul(mt::sin(a[0]), a[1]); }, {x, y}, {tx, ty});
@@ -225,6 +270,44 @@ TEST(Grad, BackwardInsideATransformIsRefused) {
   const Tensor w = mt::randn({3}).requires_grad_();
   mt::sum(mt::mul(w, w)).backward();
   expect_same(w.grad(), mt::mul(w, 2.0).detach());
+}
+
+TEST(Jvp, HasAuxReturnsTheAuxiliaryOutputsUnwrapped) {
+  const Tensor x = mt::randn({3}, mt::kFloat64), t = mt::randn({3}, mt::kFloat64);
+  auto [out, t_out, aux] = mt::jvp(
+      [](const Inputs& a) {
+        return mt::WithAux{mt::exp(a[0]), {mt::mul(a[0], 3.0)}};
+      },
+      {x}, {t}, /*has_aux=*/true);
+  expect_same(out, mt::exp(x));
+  expect_same(t_out, mt::mul(mt::exp(x), t), 1e-12);
+  ASSERT_EQ(aux.size(), 1u);
+  expect_same(aux[0], mt::mul(x, 3.0));
+  EXPECT_EQ(mt::functorch::maybe_get_wrapper(aux[0]), nullptr);
+  EXPECT_EQ(
+      message_of<mt::RuntimeError>([&] { mt::jvp([](const Inputs& a) { return mt::sin(a[0]); }, {x}, {t}, true); }),
+      "jvp(f, primals, tangents): output of function f should be a tuple: (output, aux) if has_aux is True");
+}
+
+// PyTorch's jvp of the 2-norm at 0 is 0 (the gradient there is taken to be 0), not NaN.
+TEST(Jvp, NormAtTheZeroVectorHasAZeroTangent) {
+  const Tensor zero = mt::zeros({3}, mt::kFloat64), t = mt::tensor({1.0, -2.0, 0.5}, mt::kFloat64);
+  const auto norm = [](const Inputs& a) { return mt::norm(a[0]); };
+  const auto norm_dim = [](const Inputs& a) { return mt::norm(a[0], 2, std::vector<int64_t>{1}); };
+  expect_same(mt::jvp(norm, {zero}, {t}).second, mt::zeros({}, mt::kFloat64), 0);
+  // Row 0 is zero, row 1 is not: (x . t) / |x| there.
+  const Tensor rows = mt::tensor({{0.0, 0.0}, {3.0, 4.0}}, mt::kFloat64);
+  const Tensor t_rows = mt::tensor({{1.0, 1.0}, {2.0, -1.0}}, mt::kFloat64);
+  expect_same(mt::jvp(norm_dim, {rows}, {t_rows}).second, mt::tensor({0.0, 0.4}, mt::kFloat64), 1e-12);
+  // Other p at a zero vector, and p = 1.5 at a vector with a zero entry: sign(x) |x|^0.5 / |x|_1.5^0.5 . t.
+  for (double p : {3.0, 1.5, 0.5}) {
+    SCOPED_TRACE(p);
+    const auto norm_p = [p](const Inputs& a) { return mt::norm(a[0], p); };
+    expect_same(mt::jvp(norm_p, {zero}, {t}).second, mt::zeros({}, mt::kFloat64), 0);
+  }
+  const Tensor x = mt::tensor({0.0, 4.0}, mt::kFloat64), tx = mt::tensor({5.0, 1.0}, mt::kFloat64);
+  expect_same(mt::jvp([](const Inputs& a) { return mt::norm(a[0], 1.5); }, {x}, {tx}).second,
+              mt::full({}, 1.0, mt::kFloat64), 1e-12);
 }
 
 TEST(Jvp, Errors) {
@@ -286,6 +369,67 @@ TEST(Jacobians, HessianOfAQuadraticFormIsTheSymmetrizedMatrix) {
   expect_same(mt::hessian(quadratic)({x}), mt::add(a, a.t()), 1e-10);
   const auto cubic = [](const Inputs& in) { return mt::sum(mt::pow(in[0], 3)); };
   expect_same(mt::hessian(cubic)({x}), mt::mul(mt::eye(3, mt::kFloat64), mt::mul(x, 6.0)), 1e-10);
+}
+
+// f(x, w) = (w x, sum(x^2) w): the Jacobians by hand are w, I-blocks of x, 2 w x^T and sum(x^2) I.
+TEST(Jacobians, SeveralOutputsGiveOneJacobianPerOutputAndArgnum) {
+  const Tensor x = mt::randn({3}, mt::kFloat64), w = mt::randn({2, 3}, mt::kFloat64);
+  const auto f = [](const Inputs& a) {
+    return std::vector<Tensor>{mt::mv(a[1], a[0]), mt::mul(mt::sum(mt::mul(a[0], a[0])), a[1])};
+  };
+  const Tensor sq = mt::sum(mt::mul(x, x));
+  const Tensor d0_dx = w;
+  const Tensor d1_dx = mt::mul(w.unsqueeze(2), mt::mul(x, 2.0).view({1, 1, 3}));
+  const Tensor d1_dw = mt::mul(mt::eye(6, mt::kFloat64).view({2, 3, 2, 3}), sq);
+  for (bool forward : {false, true}) {
+    SCOPED_TRACE(forward ? "jacfwd" : "jacrev");
+    const std::vector<Tensor> one = forward ? mt::jacfwd(f)({x, w}) : mt::jacrev(f)({x, w});
+    ASSERT_EQ(one.size(), 2u);
+    expect_same(one[0], d0_dx, 1e-12);
+    expect_same(one[1], d1_dx, 1e-12);
+    const std::vector<std::vector<Tensor>> both =
+        forward ? mt::jacfwd(f, std::vector<int64_t>{0, 1})({x, w}) : mt::jacrev(f, std::vector<int64_t>{0, 1})({x, w});
+    ASSERT_EQ(both.size(), 2u);
+    ASSERT_EQ(both[0].size(), 2u);
+    expect_same(both[0][0], d0_dx, 1e-12);
+    // d(w x)/dw[i][j] = x[j] at row i.
+    expect_same(both[0][1], mt::mul(mt::eye(2, mt::kFloat64).view({2, 2, 1}), x.view({1, 1, 3})), 1e-12);
+    expect_same(both[1][0], d1_dx, 1e-12);
+    expect_same(both[1][1], d1_dw, 1e-12);
+  }
+}
+
+TEST(Jacobians, HasAuxReturnsTheAuxBesideTheJacobians) {
+  const Tensor x = mt::randn({3}, mt::kFloat64);
+  const auto f = [](const Inputs& a) { return mt::WithAux{mt::sin(a[0]), {mt::cos(a[0]), mt::sum(a[0])}}; };
+  for (bool forward : {false, true}) {
+    SCOPED_TRACE(forward ? "jacfwd" : "jacrev");
+    auto [jacobian, aux] = forward ? mt::jacfwd(f, 0, /*has_aux=*/true)({x}) : mt::jacrev(f, 0, true)({x});
+    expect_same(jacobian, diag(mt::cos(x)), 1e-12);
+    ASSERT_EQ(aux.size(), 2u);
+    expect_same(aux[0], mt::cos(x));
+    expect_same(aux[1], mt::sum(x));
+    EXPECT_EQ(mt::functorch::maybe_get_wrapper(aux[0]), nullptr);
+    EXPECT_EQ(mt::functorch::maybe_get_batched(aux[0]), nullptr);
+  }
+  // Several outputs with aux, and a vector of argnums.
+  const auto g = [](const Inputs& a) {
+    return mt::OutputsWithAux{{mt::mul(a[0], a[1]), mt::sum(a[0])}, {mt::add(a[0], a[1])}};
+  };
+  const Tensor y = mt::randn({3}, mt::kFloat64);
+  auto [jacobians, aux] = mt::jacrev(g, std::vector<int64_t>{0, 1}, true)({x, y});
+  ASSERT_EQ(jacobians.size(), 2u);
+  expect_same(jacobians[0][1], diag(x), 1e-12);
+  expect_same(jacobians[1][0], mt::ones({3}, mt::kFloat64), 1e-12);
+  expect_same(aux[0], mt::add(x, y));
+  auto [fwd, fwd_aux] = mt::jacfwd(g, std::vector<int64_t>{0, 1}, true)({x, y});
+  expect_same(fwd[0][0], diag(y), 1e-12);
+  expect_same(fwd[1][1], mt::zeros({3}, mt::kFloat64), 1e-12);
+  expect_same(fwd_aux[0], mt::add(x, y));
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::jacrev(sum_sin, 0, true)({x}); }),
+            "jacrev(f, ...)(*args): output of function f should be a tuple: (output, aux) if has_aux is True");
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::jacfwd(sum_sin, 0, true)({x}); }),
+            "jacfwd(f, ...)(*args): output of function f should be a tuple: (output, aux) if has_aux is True");
 }
 
 TEST(Jacobians, Errors) {

@@ -61,6 +61,48 @@ TEST(Vmap, FunctionsReturningSeveralTensors) {
   expect_same(outs[1], mt::sum(x, std::vector<int64_t>{1}));
 }
 
+TEST(Vmap, OutDimsPerOutput) {
+  const Tensor x = mt::randn({4, 2, 3}), w = mt::randn({3});
+  const auto f = [&](const Inputs& a) {
+    return std::vector<Tensor>{mt::exp(a[0]), mt::sum(a[0], std::vector<int64_t>{1}), mt::mul(w, 2.0)};
+  };
+  const auto outs = mt::vmap(f, 0, {1, -1, 0})({x});
+  ASSERT_EQ(outs.size(), 3u);
+  expect_same(outs[0], mt::exp(x).movedim(0, 1));
+  expect_same(outs[1], mt::sum(x, std::vector<int64_t>{2}).t());
+  expect_same(outs[2], mt::mul(w, 2.0).unsqueeze(0).expand({4, 3}));
+  // out_dim None returns an unbatched output as it is, without a batch dim.
+  const auto unbatched = mt::vmap(f, 0, {0, 0, std::nullopt})({x});
+  expect_same(unbatched[0], mt::exp(x));
+  expect_same(unbatched[2], mt::mul(w, 2.0));
+  // The same in chunks: batched outputs are concatenated, the unbatched one is the first chunk's.
+  mt::VmapOptions options;
+  options.out_dims = {2, std::nullopt, std::nullopt};
+  options.chunk_size = 3;
+  const auto g = [&](const Inputs& a) { return std::vector<Tensor>{mt::sin(a[0]), w, mt::sum(w)}; };
+  const auto chunked = mt::vmap(g, 0, options)({x});
+  expect_same(chunked[0], mt::sin(x).movedim(0, 2));
+  EXPECT_TRUE(chunked[1].is_same(w));
+  expect_same(chunked[2], mt::sum(w));
+}
+
+TEST(VmapErrors, OutDimsThatDoNotFitTheOutputs) {
+  const Tensor x = mt::randn({4, 3});
+  const auto two = [](const Inputs& a) { return std::vector<Tensor>{a[0], mt::neg(a[0])}; };
+  EXPECT_EQ(message_of<mt::ValueError>([&] {
+              mt::vmap(two, 0, {0, 1, 0})({x});
+            }),
+            "vmap(f, ..., out_dims=(0, 1, 0))(<inputs>): out_dims is not compatible with the structure of `outputs`. "
+            "out_dims has 3 entries but outputs has 2 tensors.");
+  EXPECT_EQ(message_of<mt::ValueError>([&] {
+              mt::vmap(two, 0, {0, std::nullopt})({x});
+            }),
+            "vmap(f, ...): `f` can not return a BatchedTensor when out_dim is None");
+  const std::string m = message_of<mt::IndexError>([&] { mt::vmap(two, 0, {0, -3})({x}); });
+  EXPECT_NE(m.find("out_dims=-3 is out of range"), std::string::npos) << m;
+  EXPECT_EQ(mt::functorch::interpreter_stack_depth(), 0);
+}
+
 TEST(Vmap, NestedVmapOverTwoDims) {
   const Tensor x = mt::randn({2, 3, 4}), w = mt::randn({3});
   const auto inner = [](const Inputs& a) { return mt::mul(mt::sin(a[0]), a[1]); };

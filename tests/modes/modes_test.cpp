@@ -2,6 +2,10 @@
 // op, modes inside transforms, exceptions, and the shipped OpCounter and LoggingMode.
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
+#include <thread>
+
 #include <microtorch/microtorch.h>
 
 #include "dispatch/dispatch_test_helpers.h"
@@ -173,6 +177,59 @@ TEST(DispatchModes, InsideGradTheDefaultModeSeesTheBackwardOps) {
   expect_near(g, mt::cos(x), 1e-6);
   EXPECT_EQ(counter->count("mt::sin"), 1);
   EXPECT_EQ(counter->count("mt::cos"), 1);
+}
+
+const char* const kOutOfOrder =
+    "DispatchModeGuard: a guard was destroyed while a mode pushed after it was still active. Guards must be destroyed "
+    "in the reverse order of their creation, as scoped locals are (not held on the heap or in a std::optional); its "
+    "mode was taken off the stack and the modes pushed after it stay active.";
+
+// A guard destroyed before a later one neither terminates nor leaves the stack torn: its own mode goes,
+// the later one stays and counts, and the misuse is raised by the next op that reaches a mode.
+TEST(DispatchModes, AGuardDestroyedOutOfOrderIsRaisedByTheNextOpThatReachesAMode) {
+  const Tensor x = mt::ones({2});
+  auto first = std::make_shared<mt::OpCounter>(), second = std::make_shared<mt::OpCounter>();
+  auto a = std::make_unique<DispatchModeGuard>(first);
+  auto b = std::make_unique<DispatchModeGuard>(second);
+  a.reset();
+  EXPECT_EQ(mt::dispatch_mode_stack_size(), 1u);
+  // sin reaches the mode: refused, and nothing ran.
+  EXPECT_EQ(mt_test::message_of<mt::RuntimeError>([&] { mt::sin(x); }), kOutOfOrder);
+  EXPECT_EQ(second->count("mt::sin"), 0);
+  mt::sin(x);  // raised once: the remaining mode works as before
+  EXPECT_EQ(second->count("mt::sin"), 1);
+  EXPECT_EQ(first->count("mt::sin"), 0);
+  b.reset();
+  EXPECT_EQ(mt::dispatch_mode_stack_size(), 0u);
+  EXPECT_FALSE(key_included(mt::DispatchKey::DispatchMode));
+}
+
+// With no mode left to reach, the next guard made raises it (and is not pushed).
+TEST(DispatchModes, AGuardDestroyedOutOfOrderIsRaisedByTheNextGuardMade) {
+  auto a = std::make_unique<DispatchModeGuard>(std::make_shared<mt::OpCounter>(), DispatchModePosition::PreDispatch);
+  auto b = std::make_unique<DispatchModeGuard>(std::make_shared<mt::OpCounter>(), DispatchModePosition::PreDispatch);
+  a.reset();
+  EXPECT_EQ(mt::dispatch_mode_stack_size(DispatchModePosition::PreDispatch), 1u);
+  b.reset();  // in order again: the last mode goes and its key with it
+  EXPECT_EQ(mt::dispatch_mode_stack_size(DispatchModePosition::PreDispatch), 0u);
+  EXPECT_FALSE(key_included(mt::DispatchKey::PreDispatch));
+  EXPECT_EQ(mt_test::message_of<mt::RuntimeError>([] { DispatchModeGuard g(std::make_shared<mt::OpCounter>()); }),
+            kOutOfOrder);
+  EXPECT_EQ(mt::dispatch_mode_stack_size(), 0u);
+  DispatchModeGuard fine(std::make_shared<mt::OpCounter>());
+  EXPECT_EQ(mt::dispatch_mode_stack_size(), 1u);
+}
+
+TEST(DispatchModes, AGuardDestroyedOnAnotherThreadIsRaisedThere) {
+  std::unique_ptr<DispatchModeGuard> made_elsewhere;
+  std::thread([&] { made_elsewhere = std::make_unique<DispatchModeGuard>(std::make_shared<mt::OpCounter>()); }).join();
+  EXPECT_EQ(mt::dispatch_mode_stack_size(), 0u);  // its mode was pushed on the other thread's stack
+  made_elsewhere.reset();
+  const std::string message =
+      mt_test::message_of<mt::RuntimeError>([] { DispatchModeGuard g(std::make_shared<mt::OpCounter>()); });
+  EXPECT_TRUE(mt_test::contains(message, "a guard was destroyed on another thread than the one that made it"))
+      << message;
+  EXPECT_EQ(mt::dispatch_mode_stack_size(), 0u);
 }
 
 TEST(DispatchModes, AGuardWithoutAModeIsAnError) {

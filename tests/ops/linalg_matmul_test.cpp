@@ -133,12 +133,20 @@ TEST(LinalgMatmul, Errors) {
                              "both arguments to matmul need to be at least 1D, but they are 1D and 0D");
   expect_error<RuntimeError>([] { mt::matmul(mt::zeros({3}), mt::zeros({4})); },
                              "inconsistent tensor size, expected tensor [3] and src [4]");
-  expect_error<RuntimeError>([] { mt::matmul(mt::zeros({2, 3}), mt::zeros({4})); }, "size mismatch, got 2, 2x3,4");
+  expect_error<RuntimeError>(
+      [] {
+        mt::matmul(mt::zeros({2, 3}), mt::zeros({4}));
+      },
+      "size mismatch, got input (2), mat (2x3), vec (4)");
   expect_error<RuntimeError>([] { mt::matmul(mt::zeros({3}), mt::zeros({4, 5})); },
                              "mat1 and mat2 shapes cannot be multiplied (1x3 and 4x5)");
   expect_error<RuntimeError>([] { mt::matmul(mt::zeros({2, 2, 3}), mt::zeros({4, 5})); },
                              "mat1 and mat2 shapes cannot be multiplied (4x3 and 4x5)");
-  expect_error<RuntimeError>([] { mt::matmul(mt::zeros({2, 2, 3}), mt::zeros({4})); }, "size mismatch, got 4, 4x3,4");
+  expect_error<RuntimeError>(
+      [] {
+        mt::matmul(mt::zeros({2, 2, 3}), mt::zeros({4}));
+      },
+      "size mismatch, got input (4), mat (4x3), vec (4)");
   expect_error<RuntimeError>([] { mt::matmul(mt::zeros({2, 2, 3}), mt::zeros({2, 4, 5})); },
                              "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 4].");
   expect_error<RuntimeError>([] { mt::matmul(mt::zeros({2, 2, 3}), mt::zeros({3, 3, 4})); },
@@ -148,6 +156,53 @@ TEST(LinalgMatmul, Errors) {
                           "expected scalar type mt.float64 but found mt.float32");
   expect_error<TypeError>([] { mt::matmul(mt::zeros({3}, TensorOptions(kInt64)), mt::zeros({3})); },
                           "dot : expected both vectors to have same dtype, but found mt.int64 and mt.float32");
+}
+
+// --- mv --------------------------------------------------------------------------------------------------
+
+TEST(LinalgMv, MatchesReferenceForEveryDtypeAndLayout) {
+  uint64_t seed = 350;
+  for (ScalarType dt : kMatmulTypes) {
+    const Tensor a = random_tensor({4, 3}, dt, seed++), v = random_tensor({3}, dt, seed++);
+    const Tensor r = mt::mv(a, v);
+    EXPECT_EQ(r.sizes(), IntArrayRef({4}));
+    EXPECT_EQ(r.dtype(), dt);
+    expect_values_near(r, naive_matmul(a, v, {}), tolerance(dt));
+    expect_values_near(a.mv(v), naive_matmul(a, v, {}), tolerance(dt));
+  }
+  const Tensor at = transposed_last({4, 3}, kFloat64, 360), vs = transposed_last({3}, kFloat64, 361);
+  expect_values_near(mt::mv(at, vs), naive_matmul(at, vs, {}), 1e-12);
+  EXPECT_EQ(mt::mv(mt::zeros({0, 3}), mt::zeros({3})).sizes(), IntArrayRef({0}));
+  expect_values_near(mt::mv(mt::ones({2, 0}), mt::zeros({0})), {0, 0}, 0);
+  const TensorOptions meta = TensorOptions(kFloat32).device(kMeta);
+  const Tensor m = mt::mv(mt::empty({5, 2}, meta), mt::empty({2}, meta));
+  EXPECT_TRUE(m.is_meta());
+  EXPECT_EQ(m.sizes(), IntArrayRef({5}));
+}
+
+TEST(LinalgMv, Errors) {
+  expect_error<RuntimeError>([] { mt::mv(mt::zeros({3}), mt::zeros({3})); },
+                             "vector + matrix @ vector expected, got 1, 1, 1");
+  expect_error<RuntimeError>(
+      [] {
+        mt::mv(mt::zeros({2, 3}), mt::zeros({3, 1}));
+      },
+      "vector + matrix @ vector expected, got 1, 2, 2");
+  expect_error<RuntimeError>(
+      [] {
+        mt::mv(mt::zeros({2, 2, 3}), mt::zeros({3}));
+      },
+      "vector + matrix @ vector expected, got 1, 3, 1");
+  expect_error<RuntimeError>(
+      [] {
+        mt::mv(mt::zeros({2, 3}), mt::zeros({4}));
+      },
+      "size mismatch, got input (2), mat (2x3), vec (4)");
+  expect_error<TypeError>(
+      [] {
+        mt::mv(mt::zeros({2, 3}, TensorOptions(kFloat64)), mt::zeros({3}));
+      },
+      "expected scalar type mt.float64 but found mt.float32");
 }
 
 // --- linear ----------------------------------------------------------------------------------------------
