@@ -49,6 +49,8 @@ struct DimRule {
   int64_t extra_rank = 0;
   // A reduction: None (or []) means every logical dim, and a 0-dim self reduces like a 1-element one.
   bool reduction = false;
+  // all.dims and any.dims: [] reduces nothing (the op is then elementwise, the batch dim stays put).
+  bool empty_list_reduces_nothing = false;
 };
 void register_dim_rule(Library& m, const char* op_name, DimRule rule);
 

@@ -111,6 +111,13 @@ TEST_F(BatchingRules, BinaryPointwiseBroadcastAcrossBatchedAndUnbatchedArguments
   }
 }
 
+// all/any over [] reduce nothing: the batch dim stays where it was, also for logical scalars.
+TEST_F(BatchingRules, AllAnyOverAnEmptyDimListStayElementwise) {
+  check_unary([](const Inputs& a) { return mt::all(mt::gt(a[0], 0), std::vector<int64_t>{}); });
+  check_unary([](const Inputs& a) { return mt::any(mt::gt(a[0], 0), std::vector<int64_t>{}, true); });
+  check_unary([](const Inputs& a) { return mt::any(mt::gt(a[0], 0), std::vector<int64_t>{}); }, {});
+}
+
 // A batched 0-dim value fills each sample with its own value; an unbatched one stays pointwise.
 TEST_F(BatchingRules, MaskedFillWithATensorValue) {
   const Fn fill = [](const Inputs& a) { return mt::masked_fill(a[0], mt::gt(a[0], 0), a[1]); };
