@@ -1,4 +1,4 @@
-// CPU loops of add, mul and div.
+// CPU loops of add, mul, div and remainder.
 #include <cmath>
 
 #include "ops/BinaryOps.h"
@@ -78,6 +78,18 @@ void div_floor_kernel(TensorIterator& iter) {
   });
 }
 
+// A zero integer divisor was refused before the loop (ops/BinaryOps.cpp).
+void remainder_kernel(TensorIterator& iter) {
+  dispatch_numeric_types(iter.common_dtype(), "remainder", [&]<typename T>() {
+    if constexpr (std::is_same_v<T, int64_t>) {
+      cpu_kernel(iter, [](int64_t x, int64_t y) -> int64_t { return python_remainder(x, y); });
+    } else {
+      using M = opmath_t<T>;
+      cpu_kernel(iter, [](T x, T y) -> T { return static_cast<T>(python_remainder<M>(M(x), M(y))); });
+    }
+  });
+}
+
 }  // namespace
 
 MT_REGISTER_STUB(add_stub, kCPU, add_kernel);
@@ -85,5 +97,6 @@ MT_REGISTER_STUB(mul_stub, kCPU, mul_kernel);
 MT_REGISTER_STUB(div_true_stub, kCPU, div_true_kernel);
 MT_REGISTER_STUB(div_trunc_stub, kCPU, div_trunc_kernel);
 MT_REGISTER_STUB(div_floor_stub, kCPU, div_floor_kernel);
+MT_REGISTER_STUB(remainder_stub, kCPU, remainder_kernel);
 
 }  // namespace mt

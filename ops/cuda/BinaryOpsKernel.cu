@@ -1,5 +1,5 @@
-// CUDA loops of add, mul and div. Integer division by zero raises on the CPU from inside the loop; a
-// kernel cannot raise, so on the GPU the divisor is checked before anything is written (one extra
+// CUDA loops of add, mul, div and remainder. Integer division by zero raises on the CPU from inside the
+// loop; a kernel cannot raise, so on the GPU the divisor is checked before anything is written (one extra
 // reduction and a host sync, for integer division only).
 #include <cmath>
 
@@ -43,6 +43,12 @@ struct DivFloorOp {
   __device__ M operator()(M a, M b) const { return floor_divide(a, b); }
 };
 
+// Python's modulo (ops/ScalarMath.h).
+template <typename M>
+struct RemainderOp {
+  __device__ M operator()(M a, M b) const { return python_remainder(a, b); }
+};
+
 void add_kernel(TensorIterator& iter, const Scalar& alpha) {
   if (iter.common_dtype() == kBool) return cuda::gpu_kernel<bool, bool, bool>(iter, BoolAddOp{alpha.toBool()});
   dispatch_numeric_types(iter.common_dtype(), "add", [&]<typename T>() {
@@ -84,6 +90,12 @@ void div_floor_kernel(TensorIterator& iter) {
                          [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, DivFloorOp<opmath_t<T>>{}); });
 }
 
+// A zero integer divisor was refused before the launch (ops/BinaryOps.cpp).
+void remainder_kernel(TensorIterator& iter) {
+  dispatch_numeric_types(iter.common_dtype(), "remainder",
+                         [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, RemainderOp<opmath_t<T>>{}); });
+}
+
 }  // namespace
 
 MT_REGISTER_STUB(add_stub, kCUDA, add_kernel);
@@ -91,5 +103,6 @@ MT_REGISTER_STUB(mul_stub, kCUDA, mul_kernel);
 MT_REGISTER_STUB(div_true_stub, kCUDA, div_true_kernel);
 MT_REGISTER_STUB(div_trunc_stub, kCUDA, div_trunc_kernel);
 MT_REGISTER_STUB(div_floor_stub, kCUDA, div_floor_kernel);
+MT_REGISTER_STUB(remainder_stub, kCUDA, remainder_kernel);
 
 }  // namespace mt

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "functorch/BatchedFallback.h"
+#include "ops/TensorOperators.h"
 #include "vmap_test_helpers.h"
 
 namespace {
@@ -109,6 +110,21 @@ TEST_F(BatchingRules, BinaryPointwiseBroadcastAcrossBatchedAndUnbatchedArguments
       check(fns[i], {x, y}, dims);
     }
   }
+}
+
+TEST_F(BatchingRules, RemainderAndScalarsOnTheLeft) {
+  check([](const Inputs& a) { return mt::remainder(a[0], pos(a[1])); }, {mt::randn({4, 3}), mt::randn({3, 4})},
+        Dims{0, 1});
+  check([](const Inputs& a) { return a[0] % pos(a[1]); }, {mt::randn({4, 3}), mt::randn({3})}, Dims{0, None});
+  check([](const Inputs& a) { return mt::rsub(a[0], a[1], 2); }, {mt::randn({3}), mt::randn({3, 4})}, Dims{None, 1});
+  check_unary([](const Inputs& a) { return mt::remainder(a[0], -0.7); });
+  check_unary([](const Inputs& a) { return 2.5 % pos(a[0]); });
+  check_unary([](const Inputs& a) { return 3 - a[0]; });
+  check_unary([](const Inputs& a) { return 2 / pos(a[0]); });
+  const Tensor x = mt::randn({3, 4}), y = pos(mt::randn({3}));
+  Tensor c = x.clone();
+  mt::vmap([](const Inputs& in) { return in[0].remainder_(in[1]); }, {1, None})({c, y});
+  mt_test::expect_same(c, mt::remainder(x, y.unsqueeze(1)));
 }
 
 // all/any over [] reduce nothing: the batch dim stays where it was, also for logical scalars.
