@@ -83,13 +83,16 @@ Tensor& stub_impl(DispatchStub<void(TensorIterator&)>& stub, Tensor& out, const 
   return finish(out, iter);
 }
 
-// Integer modulo by zero raises before anything is written, on every device, so a failed remainder_
-// leaves self as it was.
+// Integer division and modulo by zero raise before anything is written, on every device (a GPU kernel
+// cannot raise), so a failed in-place op leaves self as it was. One extra reduction, for integers only.
+void check_integer_divisor(const TensorIterator& iter) {
+  if (iter.common_dtype() != kInt64 || iter.device().is_meta()) return;
+  MT_CHECK(!ops::any::call(ops::eq_Scalar::call(iter.tensor(2), 0)).item().toBool(), "ZeroDivisionError");
+}
+
 Tensor& remainder_impl(Tensor& out, const Tensor& self, const Tensor& other, bool inplace) {
   TensorIterator iter = binary_iter(out, self, other, inplace, false);
-  if (iter.common_dtype() == kInt64 && !iter.device().is_meta()) {
-    MT_CHECK(!ops::any::call(ops::eq_Scalar::call(iter.tensor(2), 0)).item().toBool(), "ZeroDivisionError");
-  }
+  check_integer_divisor(iter);
   remainder_stub(iter.device().type(), iter);
   return finish(out, iter);
 }
@@ -98,8 +101,12 @@ Tensor& div_impl(Tensor& out, const Tensor& self, const Tensor& other, DivMode m
   // True division always gives a floating result; trunc and floor keep integers integral.
   TensorIterator iter = binary_iter(out, self, other, inplace, mode == DivMode::True);
   const DeviceType device = iter.device().type();
-  if (mode == DivMode::True) div_true_stub(device, iter);
-  else if (mode == DivMode::Trunc) div_trunc_stub(device, iter);
+  if (mode == DivMode::True) {
+    div_true_stub(device, iter);
+    return finish(out, iter);
+  }
+  check_integer_divisor(iter);
+  if (mode == DivMode::Trunc) div_trunc_stub(device, iter);
   else div_floor_stub(device, iter);
   return finish(out, iter);
 }
