@@ -71,14 +71,11 @@ void div_floor_kernel(TensorIterator& iter) {
   });
 }
 
+// python_remainder has an int64 overload beside the floating one.
 void remainder_kernel(TensorIterator& iter) {
   dispatch_numeric_types(iter.common_dtype(), "remainder", [&]<typename T>() {
-    if constexpr (std::is_same_v<T, int64_t>) {
-      cpu_kernel(iter, [](int64_t x, int64_t y) -> int64_t { return python_remainder(x, y); });
-    } else {
-      using M = opmath_t<T>;
-      cpu_kernel(iter, [](T x, T y) -> T { return static_cast<T>(python_remainder<M>(M(x), M(y))); });
-    }
+    using M = opmath_t<T>;
+    cpu_kernel(iter, [](T x, T y) -> T { return static_cast<T>(python_remainder(M(x), M(y))); });
   });
 }
 
