@@ -52,12 +52,13 @@ void backward(const variable_list& tensors, const variable_list& grad_tensors, s
 
 variable_list grad(const variable_list& outputs, const variable_list& inputs, const variable_list& grad_outputs,
                    std::optional<bool> retain_graph, bool create_graph, bool allow_unused) {
-  std::vector<Edge> capture;
-  for (const Tensor& in : inputs) {
-    MT_CHECK(requires_grad(in), "One of the differentiated Tensors does not require grad");
-    capture.push_back(gradient_edge(in));
-  }
   auto [roots, root_grads] = make_roots(outputs, grad_outputs);
+  std::vector<Edge> capture;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    MT_CHECK(requires_grad(inputs[i]), "element ", i, " of the input tensors does not require grad");
+    capture.push_back(gradient_edge(inputs[i]));
+  }
+  MT_CHECK_VALUE(!capture.empty(), "grad requires non-empty inputs.");
   variable_list result =
       run_backward(roots, std::move(root_grads), {retain_graph.value_or(create_graph), create_graph, capture});
   for (const Tensor& g : result) {

@@ -34,9 +34,14 @@ bool compute_requires_grad(std::initializer_list<std::reference_wrapper<const Te
   return false;
 }
 
+void check_differentiable_output(const Tensor& output) {
+  MT_CHECK(is_floating_point(output.dtype()), "Autograd not support dtype: ", output.dtype());
+}
+
 std::shared_ptr<Node> record(std::string name, std::initializer_list<std::reference_wrapper<const Tensor>> inputs,
                              std::initializer_list<std::reference_wrapper<const Tensor>> outputs,
                              BackwardFunction::Formula formula) {
+  for (const Tensor& out : outputs) check_differentiable_output(out);
   auto node = std::make_shared<BackwardFunction>(std::move(name), collect_next_edges(inputs), std::move(formula));
   for (const Tensor& out : outputs) {
     const bool in_place = std::any_of(inputs.begin(), inputs.end(), [&](const Tensor& in) { return in.is_same(out); });

@@ -38,6 +38,11 @@ std::vector<Edge> collect_next_edges(const Tensors& inputs) {
   return edges;
 }
 
+// Only floating outputs can have a grad_fn (PyTorch's isDifferentiableType): an op that makes an integer or
+// bool tensor from one that requires grad either declares that output non-differentiable (to, copy_) or
+// is refused, as sum(dtype=int64) is: "Autograd not support dtype: mt.int64".
+void check_differentiable_output(const Tensor& output);
+
 // Records `formula` as the backward of an op: one next edge per input (in order; the formula returns
 // one gradient per input), and the node becomes the grad_fn of each output.
 std::shared_ptr<Node> record(std::string name, std::initializer_list<std::reference_wrapper<const Tensor>> inputs,

@@ -4,6 +4,8 @@
 #include <array>
 #include <sstream>
 
+#include "tensor/Error.h"
+
 namespace mt {
 
 std::string_view type_kind_name(TypeKind kind) {
@@ -42,6 +44,18 @@ void print_argument(std::ostream& os, const Argument& arg) {
 }  // namespace
 
 std::string SchemaType::str() const { return std::string(type_kind_name(kind)) + type_suffix(*this); }
+
+OperatorName::OperatorName(std::string_view qualified_name, std::string_view overload_) {
+  constexpr auto npos = std::string_view::npos;
+  MT_CHECK_VALUE(qualified_name.find("::") != npos && qualified_name.find('.') == npos,
+                 "OperatorName(name, overload) expects a qualified operator name 'ns::name' and the overload apart, "
+                 "as in {\"mt::add\", \"Tensor\"}, but got name '", qualified_name, "'; spell a name part by part as "
+                 "{ns, name, overload}");
+  OperatorName parsed = parse_operator_name(qualified_name);
+  ns = std::move(parsed.ns);
+  name = std::move(parsed.name);
+  overload = std::string(overload_);
+}
 
 std::string OperatorName::str() const {
   return ns + "::" + name + (overload.empty() ? "" : "." + overload);

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -21,7 +22,7 @@ enum class TypeKind : uint8_t {
 std::string_view type_kind_name(TypeKind kind);
 
 // Every member has a default initializer so that partial aggregate initialization, e.g.
-// SchemaType{TypeKind::Int} or OperatorName{"mt", "add"}, is warning-free under -Wextra.
+// SchemaType{TypeKind::Int}, is warning-free under -Wextra.
 struct SchemaType {
   TypeKind kind = TypeKind::Tensor;
   bool is_list = false;              // Type[] or Type[N]
@@ -59,10 +60,18 @@ struct Argument {
   bool operator==(const Argument&) const = default;
 };
 
+// Either part by part, {"mt", "add", "Tensor"}, or as c10 spells it, {"mt::add", "Tensor"}: a qualified
+// name and an overload. The two spellings cannot be confused: a two-part name without "::" ({"mt", "add"})
+// is a ValueError, not an operator that no lookup finds.
 struct OperatorName {
   std::string ns{};
   std::string name{};
   std::string overload{};  // empty when there is none
+
+  OperatorName() = default;
+  OperatorName(std::string ns_, std::string name_, std::string overload_)
+      : ns(std::move(ns_)), name(std::move(name_)), overload(std::move(overload_)) {}
+  OperatorName(std::string_view qualified_name, std::string_view overload_);
   std::string str() const;  // "mt::add.Tensor", or "mt::add"
   bool operator==(const OperatorName&) const = default;
 };

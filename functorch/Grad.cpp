@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "autograd/Autograd.h"
+#include "autograd/InferenceMode.h"
 #include "functorch/GradInterpreter.h"
 #include "functorch/TensorWrapper.h"
 #include "functorch/Vmap.h"
@@ -98,6 +99,14 @@ void check_defined(const std::vector<Tensor>& ts, const char* api, const char* w
                   "] is an undefined Tensor.");
 }
 
+// InferenceMode turns autograd off for everything made in it, so f's graph would never be recorded: a
+// transform refuses to start there rather than fail later about saved inference tensors.
+void check_not_in_inference_mode(const char* api, const char* mode) {
+  MT_CHECK(!InferenceMode::is_enabled(), api, ": ", mode, " AD cannot run inside InferenceMode, which turns autograd "
+           "off for every tensor made in it, so f's graph would never be recorded. Call ", api, " outside "
+           "InferenceMode (a NoGradGuard around the call keeps its result out of an enclosing graph).");
+}
+
 }  // namespace
 
 void throw_missing_aux(const char* api) {
@@ -113,6 +122,7 @@ void throw_unexpected_aux(const char* api) {
 GradAndValue grad_and_value_call(const OutputsAndAuxFunction& f, std::vector<int64_t> argnums,
                                  const std::vector<Tensor>& inputs) {
   MT_CHECK(!inputs.empty(), "grad_and_value(f)(*args): Expected f to be a function that has non-zero arguments");
+  check_not_in_inference_mode("grad_and_value(f)(*args)", "reverse-mode");
   wrap_argnums(argnums, inputs.size());
   for (int64_t a : argnums)
     MT_CHECK_TYPE(inputs[a].defined(), "grad_and_value(f)(*args): input ", a,
@@ -135,6 +145,7 @@ GradAndValue grad_and_value_call(const OutputsAndAuxFunction& f, std::vector<int
 
 VjpResult vjp_call(const OutputsAndAuxFunction& f, const std::vector<Tensor>& primals) {
   MT_CHECK(!primals.empty(), "vjp(f, *primals): Expected at least one primal, got none.");
+  check_not_in_inference_mode("vjp(f, *primals)", "reverse-mode");
   check_defined(primals, "vjp(f, *primals)", "primals");
   std::vector<Tensor> wrapped_primals, wrapped_outputs, outputs, aux;
   {
@@ -169,6 +180,7 @@ VjpResult vjp_call(const OutputsAndAuxFunction& f, const std::vector<Tensor>& pr
 JvpResult jvp_call(const OutputsAndAuxFunction& f, const std::vector<Tensor>& primals,
                    const std::vector<Tensor>& tangents) {
   MT_CHECK(!primals.empty(), "jvp(f, primals, tangents): Expected primals to be a non-empty list of Tensors.");
+  check_not_in_inference_mode("jvp(f, primals, tangents)", "forward-mode");
   MT_CHECK(primals.size() == tangents.size(), "jvp(f, primals, tangents): Expected primals and tangents to have the "
            "same python structure. For example, if primals is a tuple of 3 tensors, tangents also must be. Got ",
            primals.size(), " primals and ", tangents.size(), " tangents");
@@ -270,6 +282,7 @@ JacobianResult jacobian_call(const OutputsAndAuxFunction& f, std::vector<int64_t
                              const std::vector<Tensor>& inputs) {
   const char* api = forward ? "jacfwd(f, argnums)(*args)" : "jacrev(f, argnums)(*args)";
   MT_CHECK(!inputs.empty(), api, ": Expected f to be a function that has non-zero arguments");
+  check_not_in_inference_mode(api, forward ? "forward-mode" : "reverse-mode");
   wrap_argnums(argnums, inputs.size());
   check_defined(inputs, api, "args");
   // f as a function of the differentiated inputs alone.

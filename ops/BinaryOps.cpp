@@ -2,6 +2,7 @@
 
 #include "dispatch/Library.h"
 #include "ops/Functions.h"
+#include "ops/Operators.h"
 
 namespace mt {
 
@@ -10,6 +11,7 @@ MT_DEFINE_STUB(mul_stub, void(TensorIterator&));
 MT_DEFINE_STUB(div_true_stub, void(TensorIterator&));
 MT_DEFINE_STUB(div_trunc_stub, void(TensorIterator&));
 MT_DEFINE_STUB(div_floor_stub, void(TensorIterator&));
+MT_DEFINE_STUB(remainder_stub, void(TensorIterator&));
 
 // On the CPU whatever `device` is, as PyTorch's wrapped numbers: a GPU op reads it on the host (Meta
 // stays Meta, which has no data to write).
@@ -73,9 +75,25 @@ Tensor& sub_impl(Tensor& out, const Tensor& self, const Tensor& other, const Sca
   return add_impl(out, self, other, negated(alpha), inplace);
 }
 
-Tensor& mul_impl(Tensor& out, const Tensor& self, const Tensor& other, bool inplace) {
+// The ops whose loop needs nothing but the iterator.
+Tensor& stub_impl(DispatchStub<void(TensorIterator&)>& stub, Tensor& out, const Tensor& self, const Tensor& other,
+                  bool inplace) {
   TensorIterator iter = binary_iter(out, self, other, inplace, false);
-  mul_stub(iter.device().type(), iter);
+  stub(iter.device().type(), iter);
+  return finish(out, iter);
+}
+
+// Integer division and modulo by zero raise before anything is written, on every device (a GPU kernel
+// cannot raise), so a failed in-place op leaves self as it was. One extra reduction, for integers only.
+void check_integer_divisor(const TensorIterator& iter) {
+  if (iter.common_dtype() != kInt64 || iter.device().is_meta()) return;
+  MT_CHECK(!ops::any::call(ops::eq_Scalar::call(iter.tensor(2), 0)).item().toBool(), "ZeroDivisionError");
+}
+
+Tensor& remainder_impl(Tensor& out, const Tensor& self, const Tensor& other, bool inplace) {
+  TensorIterator iter = binary_iter(out, self, other, inplace, false);
+  check_integer_divisor(iter);
+  remainder_stub(iter.device().type(), iter);
   return finish(out, iter);
 }
 
@@ -83,8 +101,12 @@ Tensor& div_impl(Tensor& out, const Tensor& self, const Tensor& other, DivMode m
   // True division always gives a floating result; trunc and floor keep integers integral.
   TensorIterator iter = binary_iter(out, self, other, inplace, mode == DivMode::True);
   const DeviceType device = iter.device().type();
-  if (mode == DivMode::True) div_true_stub(device, iter);
-  else if (mode == DivMode::Trunc) div_trunc_stub(device, iter);
+  if (mode == DivMode::True) {
+    div_true_stub(device, iter);
+    return finish(out, iter);
+  }
+  check_integer_divisor(iter);
+  if (mode == DivMode::Trunc) div_trunc_stub(device, iter);
   else div_floor_stub(device, iter);
   return finish(out, iter);
 }
@@ -109,10 +131,12 @@ Tensor& sub_out(const Tensor& self, const Tensor& other, const Scalar& alpha, Te
 }
 Tensor mul(const Tensor& self, const Tensor& other) {
   Tensor out;
-  return mul_impl(out, self, other, false);
+  return stub_impl(mul_stub, out, self, other, false);
 }
-Tensor& mul_(Tensor& self, const Tensor& other) { return mul_impl(self, self, other, true); }
-Tensor& mul_out(const Tensor& self, const Tensor& other, Tensor& out) { return mul_impl(out, self, other, false); }
+Tensor& mul_(Tensor& self, const Tensor& other) { return stub_impl(mul_stub, self, self, other, true); }
+Tensor& mul_out(const Tensor& self, const Tensor& other, Tensor& out) {
+  return stub_impl(mul_stub, out, self, other, false);
+}
 Tensor div(const Tensor& self, const Tensor& other) {
   Tensor out;
   return div_impl(out, self, other, DivMode::True, false);
@@ -130,6 +154,14 @@ Tensor& div_out(const Tensor& self, const Tensor& other, Tensor& out) {
 }
 Tensor& div_out_mode(const Tensor& self, const Tensor& other, std::optional<std::string_view> mode, Tensor& out) {
   return div_impl(out, self, other, parse_rounding_mode(mode), false);
+}
+Tensor remainder(const Tensor& self, const Tensor& other) {
+  Tensor out;
+  return remainder_impl(out, self, other, false);
+}
+Tensor& remainder_(Tensor& self, const Tensor& other) { return remainder_impl(self, self, other, true); }
+Tensor& remainder_out(const Tensor& self, const Tensor& other, Tensor& out) {
+  return remainder_impl(out, self, other, false);
 }
 
 // The Scalar overloads are compositions: the scalar becomes a wrapped-number tensor.
@@ -153,6 +185,26 @@ Tensor div_scalar(const Tensor& self, const Scalar& other) {
   return mt::div(self, wrapped_scalar_tensor(other, self.device()));
 }
 Tensor& div__scalar(Tensor& self, const Scalar& other) { return self.div_(wrapped_scalar_tensor(other, self.device())); }
+Tensor remainder_scalar(const Tensor& self, const Scalar& other) {
+  return mt::remainder(self, wrapped_scalar_tensor(other, self.device()));
+}
+Tensor& remainder__scalar(Tensor& self, const Scalar& other) {
+  return self.remainder_(wrapped_scalar_tensor(other, self.device()));
+}
+Tensor& remainder_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
+  return mt::remainder_out(out, self, wrapped_scalar_tensor(other, self.device()));
+}
+Tensor remainder_scalar_tensor(const Scalar& self, const Tensor& other) {
+  return mt::remainder(wrapped_scalar_tensor(self, other.device()), other);
+}
+Tensor& remainder_scalar_tensor_out(const Scalar& self, const Tensor& other, Tensor& out) {
+  return mt::remainder_out(out, wrapped_scalar_tensor(self, other.device()), other);
+}
+// rsub(self, other) = other - alpha * self, PyTorch's spelling of `3 - x`.
+Tensor rsub_tensor(const Tensor& self, const Tensor& other, const Scalar& alpha) { return mt::sub(other, self, alpha); }
+Tensor rsub_scalar(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return mt::sub(wrapped_scalar_tensor(other, self.device()), self, alpha);
+}
 
 // CPU, CUDA and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
 void register_kernels(Library& m) {
@@ -171,6 +223,9 @@ void register_kernels(Library& m) {
   m.impl("div_.Tensor_mode", MT_FN(div__mode));
   m.impl("div.out", MT_FN(div_out));
   m.impl("div.out_mode", MT_FN(div_out_mode));
+  m.impl("remainder.Tensor", MT_FN(remainder));
+  m.impl("remainder_.Tensor", MT_FN(remainder_));
+  m.impl("remainder.Tensor_out", MT_FN(remainder_out));
 }
 
 }  // namespace
@@ -188,6 +243,13 @@ MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {
   m.impl("mul_.Scalar", MT_FN(mul__scalar));
   m.impl("div.Scalar", MT_FN(div_scalar));
   m.impl("div_.Scalar", MT_FN(div__scalar));
+  m.impl("remainder.Scalar", MT_FN(remainder_scalar));
+  m.impl("remainder_.Scalar", MT_FN(remainder__scalar));
+  m.impl("remainder.Scalar_out", MT_FN(remainder_scalar_out));
+  m.impl("remainder.Scalar_Tensor", MT_FN(remainder_scalar_tensor));
+  m.impl("remainder.Scalar_Tensor_out", MT_FN(remainder_scalar_tensor_out));
+  m.impl("rsub.Tensor", MT_FN(rsub_tensor));
+  m.impl("rsub.Scalar", MT_FN(rsub_scalar));
 }
 
 }  // namespace mt

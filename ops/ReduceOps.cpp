@@ -20,9 +20,10 @@ MT_DEFINE_STUB(min_with_indices_stub, ArgReduceFn);
 MT_DEFINE_STUB(var_stub, void(const Tensor&, const Tensor&, DimMask, double, bool));
 MT_DEFINE_STUB(norm_stub, void(const Tensor&, const Tensor&, DimMask, double));
 
-DimMask make_dim_mask(std::optional<IntArrayRef> dims, int64_t ndim) {
+DimMask make_dim_mask(std::optional<IntArrayRef> dims, int64_t ndim, bool empty_means_all) {
   MT_CHECK(ndim <= kMaxReduceDims, "only tensors with up to ", kMaxReduceDims, " dims are supported");
-  if (!dims || dims->empty()) return ndim == kMaxReduceDims ? ~DimMask(0) : (DimMask(1) << ndim) - 1;
+  if (!dims || (dims->empty() && empty_means_all))
+    return ndim == kMaxReduceDims ? ~DimMask(0) : (DimMask(1) << ndim) - 1;
   DimMask mask = 0;
   for (int64_t d : *dims) {
     const int64_t wrapped = maybe_wrap_dim(d, ndim);
@@ -231,14 +232,14 @@ Tensor all_dim(const Tensor& self, int64_t dim, bool keepdim) {
   return logical_reduce(all_stub, self, make_dim_mask(dim, self.dim()), keepdim);
 }
 Tensor all_dims(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
-  return logical_reduce(all_stub, self, make_dim_mask(dim, self.dim()), keepdim);
+  return logical_reduce(all_stub, self, make_dim_mask(dim, self.dim(), /*empty_means_all=*/false), keepdim);
 }
 Tensor any_all(const Tensor& self) { return logical_reduce(any_stub, self, make_dim_mask(std::nullopt, self.dim()), false); }
 Tensor any_dim(const Tensor& self, int64_t dim, bool keepdim) {
   return logical_reduce(any_stub, self, make_dim_mask(dim, self.dim()), keepdim);
 }
 Tensor any_dims(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
-  return logical_reduce(any_stub, self, make_dim_mask(dim, self.dim()), keepdim);
+  return logical_reduce(any_stub, self, make_dim_mask(dim, self.dim(), /*empty_means_all=*/false), keepdim);
 }
 
 // CPU, CUDA and Meta share these kernels: on Meta the stubs do nothing, so only shapes and dtypes are made.

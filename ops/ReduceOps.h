@@ -17,9 +17,10 @@ namespace mt {
 using DimMask = uint64_t;
 constexpr int64_t kMaxReduceDims = 64;
 
-// The dims as PyTorch reads them: negative dims wrap, a dim listed twice is an error, and no list or an
-// empty one means every dim. A 0-dim tensor accepts dim 0 and -1.
-DimMask make_dim_mask(std::optional<IntArrayRef> dims, int64_t ndim);
+// The dims as PyTorch reads them: negative dims wrap, a dim listed twice is an error, and no list means
+// every dim; so does an empty one, except for all and any (`empty_means_all` false), where it means none.
+// A 0-dim tensor accepts dim 0 and -1.
+DimMask make_dim_mask(std::optional<IntArrayRef> dims, int64_t ndim, bool empty_means_all = true);
 DimMask make_dim_mask(int64_t dim, int64_t ndim);
 // The shape of the result: reduced dims dropped, or kept with size 1.
 std::vector<int64_t> reduced_shape(IntArrayRef sizes, DimMask mask, bool keepdim);

@@ -1,6 +1,6 @@
 #pragma once
 // Element functions whose rules are microtorch's (or Python's) rather than the C library's, written
-// once for the CPU loops and the CUDA kernels: integer powers, floor division, and max/min that
+// once for the CPU loops and the CUDA kernels: integer powers, floor division and modulo, and max/min that
 // propagate NaN. In a .cu file they are host and device functions.
 #include <cmath>
 #include <cstdint>
@@ -84,6 +84,22 @@ MT_HOST_DEVICE T wrapping_neg(T a) {
   } else {
     return -a;
   }
+}
+
+// Python's modulo of floats, as PyTorch computes it: fmod, then the divisor added when the signs differ,
+// so the result has the divisor's sign (x % 0 and inf % y are NaN, -1 % inf is inf).
+template <typename M>
+MT_HOST_DEVICE M python_remainder(M a, M b) {
+  M mod = std::fmod(a, b);
+  if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
+  return mod;
+}
+
+// Python's modulo of integers (the divisor is not zero); INT64_MIN % -1 is 0 instead of the x86 trap.
+MT_HOST_DEVICE inline int64_t python_remainder(int64_t a, int64_t b) {
+  if (b == -1) return 0;
+  const int64_t r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
 
 template <typename T>

@@ -1,5 +1,5 @@
 #pragma once
-// C++ operators on tensors, as Python's: a + b, a * 2, -a, a / b, a < b, ~mask ...
+// C++ operators on tensors, as Python's: a + b, 3 - a, a * 2, -a, a / b, a % 2, a < b, ~mask ...
 #include "ops/Functions.h"
 
 namespace mt {
@@ -9,11 +9,17 @@ inline Tensor operator+(const Tensor& a, const Scalar& b) { return mt::add(a, b)
 inline Tensor operator+(const Scalar& a, const Tensor& b) { return mt::add(b, a); }
 inline Tensor operator-(const Tensor& a, const Tensor& b) { return mt::sub(a, b); }
 inline Tensor operator-(const Tensor& a, const Scalar& b) { return mt::sub(a, b); }
+inline Tensor operator-(const Scalar& a, const Tensor& b) { return mt::rsub(b, a); }
 inline Tensor operator*(const Tensor& a, const Tensor& b) { return mt::mul(a, b); }
 inline Tensor operator*(const Tensor& a, const Scalar& b) { return mt::mul(a, b); }
 inline Tensor operator*(const Scalar& a, const Tensor& b) { return mt::mul(b, a); }
 inline Tensor operator/(const Tensor& a, const Tensor& b) { return mt::div(a, b); }
 inline Tensor operator/(const Tensor& a, const Scalar& b) { return mt::div(a, b); }
+// As Python's 2 / x: the reciprocal of b times a (floating, as 1 / b is, even for an integer b).
+Tensor operator/(const Scalar& a, const Tensor& b);
+inline Tensor operator%(const Tensor& a, const Tensor& b) { return mt::remainder(a, b); }
+inline Tensor operator%(const Tensor& a, const Scalar& b) { return mt::remainder(a, b); }
+inline Tensor operator%(const Scalar& a, const Tensor& b) { return mt::remainder(a, b); }
 inline Tensor& operator+=(Tensor& a, const Tensor& b) { return a.add_(b); }
 inline Tensor& operator+=(Tensor& a, const Scalar& b) { return a.add_(b); }
 inline Tensor& operator-=(Tensor& a, const Tensor& b) { return a.sub_(b); }
@@ -22,6 +28,8 @@ inline Tensor& operator*=(Tensor& a, const Tensor& b) { return a.mul_(b); }
 inline Tensor& operator*=(Tensor& a, const Scalar& b) { return a.mul_(b); }
 inline Tensor& operator/=(Tensor& a, const Tensor& b) { return a.div_(b); }
 inline Tensor& operator/=(Tensor& a, const Scalar& b) { return a.div_(b); }
+inline Tensor& operator%=(Tensor& a, const Tensor& b) { return a.remainder_(b); }
+inline Tensor& operator%=(Tensor& a, const Scalar& b) { return a.remainder_(b); }
 
 inline Tensor operator-(const Tensor& a) { return mt::neg(a); }
 

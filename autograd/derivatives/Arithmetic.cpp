@@ -1,5 +1,6 @@
-// Derivatives of the arithmetic ops: add, sub, mul, div (true division), neg, and the in-place
-// add_, sub_, mul_, div_ (their node replaces self's grad_fn; a leaf that requires grad refuses them).
+// Derivatives of the arithmetic ops: add, sub, mul, div (true division), remainder, neg, and the in-place
+// add_, sub_, mul_, div_, remainder_ (their node replaces self's grad_fn; a leaf that requires grad refuses
+// them).
 #include "autograd/derivatives/Formulas.h"
 
 namespace mt::autograd {
@@ -72,6 +73,26 @@ Tensor div_Tensor_mode(DispatchKeySet ks, const Tensor& self, const Tensor& othe
            [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
              return variable_list{mt::zeros(self_sizes, g[0].options()), mt::zeros(other_sizes, g[0].options())};
            });
+  }
+  return out;
+}
+
+// remainder(a, b) = a - floor(a / b) * b: d/da = 1, d/db = -floor(a / b) (PyTorch's derivatives.yaml).
+// self and other are saved only when other needs a gradient.
+BackwardFunction::Formula remainder_formula(const Tensor& self, const Tensor& other, bool other_rg) {
+  return [s = SavedVariable(other_rg ? self : Tensor()), o = SavedVariable(other_rg ? other : Tensor()),
+          self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
+    const Tensor self_v = s.unpack(), other_v = o.unpack();
+    return variable_list{sum_to(g[0], self_sizes),
+                         self_v.defined() ? sum_to(-g[0] * self_v.div(other_v, "floor"), other_sizes) : Tensor()};
+  };
+}
+
+Tensor remainder_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
+  Tensor out =
+      below_autograd([&] { return ops::remainder_Tensor::redispatch(ks & after_autograd_keyset, self, other); });
+  if (compute_requires_grad({self, other})) {
+    record("RemainderBackward0", {self, other}, {out}, remainder_formula(self, other, requires_grad(other)));
   }
   return out;
 }
@@ -153,6 +174,20 @@ Tensor& div__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
   return self;
 }
 
+Tensor& remainder__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad({self, other});
+  BackwardFunction::Formula formula;
+  if (rg) {
+    const bool other_rg = requires_grad(other);
+    formula = remainder_formula(other_rg ? self.clone() : self, operand_to_save_inplace(self, other), other_rg);
+  }
+  below_autograd(
+      [&]() -> Tensor& { return ops::remainder__Tensor::redispatch(ks & after_autograd_keyset, self, other); });
+  if (rg) record("RemainderBackward0", {self, other}, {self}, std::move(formula));
+  return self;
+}
+
 Tensor& div__Tensor_mode(DispatchKeySet ks, Tensor& self, const Tensor& other,
                          std::optional<std::string_view> rounding_mode) {
   if (!rounding_mode) return div__Tensor(ks, self, other);
@@ -183,6 +218,8 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("div.Tensor", MT_FN(div_Tensor));
   m.impl("div.Tensor_mode", MT_FN(div_Tensor_mode));
   m.impl("div_.Tensor_mode", MT_FN(div__Tensor_mode));
+  m.impl("remainder.Tensor", MT_FN(remainder_Tensor));
+  m.impl("remainder_.Tensor", MT_FN(remainder__Tensor));
   m.impl("neg", MT_FN(neg));
 }
 

@@ -1,6 +1,8 @@
 // Derivatives of the ops that copy values: clone, contiguous (a clone into row-major order when self is
 // not contiguous already), _to_copy (behind to), and copy_ and its functional form copy (self's value
-// gets no gradient; src gets the gradient, summed to its shape and converted to its dtype).
+// gets no gradient; src gets the gradient, summed to its shape and converted to its dtype). A copy into
+// an integer or bool dtype is not differentiable: it records nothing and its result does not require
+// grad, as in PyTorch (x.to(kInt64), int_tensor.copy_(x)).
 #include "autograd/derivatives/Formulas.h"
 
 namespace mt::autograd {
@@ -27,7 +29,7 @@ Tensor to_copy(DispatchKeySet ks, const Tensor& self, std::optional<ScalarType> 
                bool non_blocking) {
   Tensor out = below_autograd(
       [&] { return ops::_to_copy::redispatch(ks & after_autograd_keyset, self, dtype, device, non_blocking); });
-  if (compute_requires_grad({self})) {
+  if (compute_requires_grad({self}) && is_floating_point(out.dtype())) {
     // The gradient goes back to self's dtype and device.
     record("ToCopyBackward0", {self}, {out}, [options = self.options()](const variable_list& g) {
       return variable_list{g[0].to(options)};
@@ -44,7 +46,7 @@ BackwardFunction::Formula copy_formula(const Tensor& src) {
 
 Tensor& copy_(DispatchKeySet ks, Tensor& self, const Tensor& src, bool non_blocking) {
   check_inplace(self);
-  const bool rg = compute_requires_grad({self, src});
+  const bool rg = compute_requires_grad({self, src}) && is_floating_point(self.dtype());
   below_autograd([&]() -> Tensor& { return ops::copy_::redispatch(ks & after_autograd_keyset, self, src, non_blocking); });
   if (rg) record("CopyBackwards", {self, src}, {self}, copy_formula(src));
   return self;
@@ -53,7 +55,8 @@ Tensor& copy_(DispatchKeySet ks, Tensor& self, const Tensor& src, bool non_block
 Tensor copy(DispatchKeySet ks, const Tensor& self, const Tensor& src, bool non_blocking) {
   Tensor out =
       below_autograd([&] { return ops::copy::redispatch(ks & after_autograd_keyset, self, src, non_blocking); });
-  if (compute_requires_grad({self, src})) record("CopyBackward0", {self, src}, {out}, copy_formula(src));
+  if (compute_requires_grad({self, src}) && is_floating_point(out.dtype()))
+    record("CopyBackward0", {self, src}, {out}, copy_formula(src));
   return out;
 }
 

@@ -77,6 +77,7 @@ inline bool any_requires_grad(ArrayRef<Tensor> inputs) {
 // record() for an op whose inputs are a list (cat): one next edge per tensor of `inputs`.
 inline void record_list(const char* name, ArrayRef<Tensor> inputs, const Tensor& output,
                         BackwardFunction::Formula formula) {
+  check_differentiable_output(output);
   set_history(output, std::make_shared<BackwardFunction>(name, collect_next_edges(inputs), std::move(formula)));
 }
 

@@ -87,6 +87,14 @@ void dim_rule(const DimRule& rule, const OperatorHandle& op, Stack* stack) {
   // Below here only values are touched: ops on them skip this level's rules.
   ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);
   auto [value, bdim] = unwrap_at_level(self, level);
+  if (rule.empty_list_reduces_nothing) {
+    const IValue& dims = args[argument_index(schema, rule.dim_args.front())];
+    if (dims.isIntList() && dims.toIntList().empty()) {
+      args[0] = std::move(value);
+      op.callBoxed(stack);
+      return wrap_results(op, stack, *bdim, level);
+    }
+  }
   Tensor front = move_bdim_to_front(value, bdim);
   int64_t rank = self.dim();
   if (rank == 0 && rule.zero_dim == ZeroDimSample::Refused) raise_logical_error(op, stack);

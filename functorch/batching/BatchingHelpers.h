@@ -68,6 +68,8 @@ struct DimRule {
   int64_t extra_rank = 0;
   // A reduction: None (or []) means every logical dim.
   bool reduction = false;
+  // all.dims and any.dims: [] reduces nothing (the op is then elementwise, the batch dim stays put).
+  bool empty_list_reduces_nothing = false;
 };
 void register_dim_rule(Library& m, const char* op_name, DimRule rule);
 

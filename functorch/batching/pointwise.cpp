@@ -135,12 +135,13 @@ constexpr const char* kPointwiseOps[] = {
     "silu", "logical_not", "clamp", "clamp_min", "clamp_max", "pow.Tensor_Scalar", "pow.Scalar", "add.Scalar",
     "sub.Scalar", "mul.Scalar", "div.Scalar", "eq.Scalar", "ne.Scalar", "lt.Scalar", "le.Scalar", "gt.Scalar",
     "ge.Scalar", "where.Scalar", "clone", "detach", "_to_copy", "empty_like", "zeros_like", "ones_like",
-    "full_like", "_nll_loss_check_target" /* checks each target entry */,
+    "full_like", "_nll_loss_check_target" /* checks each target entry */, "remainder.Scalar",
+    "remainder.Scalar_Tensor",
     // several tensor arguments, broadcasting
     "add.Tensor", "sub.Tensor", "mul.Tensor", "div.Tensor", "div.Tensor_mode", "pow.Tensor_Tensor", "maximum",
     "minimum", "clamp.Tensor", "clamp_min.Tensor", "clamp_max.Tensor", "eq.Tensor", "ne.Tensor", "lt.Tensor",
     "le.Tensor", "gt.Tensor", "ge.Tensor", "logical_and", "logical_or", "where.self", "where.ScalarSelf",
-    "where.ScalarOther",
+    "where.ScalarOther", "remainder.Tensor",
     // in-place
     "neg_", "abs_", "sign_", "exp_", "log_", "log1p_", "sqrt_", "rsqrt_", "sin_", "cos_", "tanh_", "sigmoid_",
     "relu_", "gelu_", "silu_", "logical_not_", "clamp_", "clamp_.Tensor", "clamp_min_", "clamp_min_.Tensor",
@@ -148,7 +149,7 @@ constexpr const char* kPointwiseOps[] = {
     "sub_.Scalar", "mul_.Tensor", "mul_.Scalar", "div_.Tensor", "div_.Tensor_mode", "div_.Scalar", "eq_.Tensor",
     "eq_.Scalar", "ne_.Tensor", "ne_.Scalar", "lt_.Tensor", "lt_.Scalar", "le_.Tensor", "le_.Scalar", "gt_.Tensor",
     "gt_.Scalar", "ge_.Tensor", "ge_.Scalar", "logical_and_", "logical_or_", "fill_.Scalar", "zero_", "copy_",
-    "masked_fill_.Scalar",
+    "masked_fill_.Scalar", "remainder_.Tensor", "remainder_.Scalar",
 };
 
 }  // namespace

@@ -74,8 +74,10 @@ MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
   const DimRule over_dim{{"dim"}, ZeroDimSample::KeepsRank, 0, /*reduction=*/true};
   for (const char* name : {"sum.dim_IntList", "mean.dim", "prod.dim_int", "max.dim", "min.dim", "amax", "amin",
                            "argmax", "argmin", "var.correction", "std.correction", "norm.ScalarOpt_dim",
-                           "norm.ScalarOpt_dim_dtype", "logsumexp", "all.dim", "all.dims", "any.dim", "any.dims"})
+                           "norm.ScalarOpt_dim_dtype", "logsumexp", "all.dim", "any.dim"})
     register_dim_rule(m, name, over_dim);
+  for (const char* name : {"all.dims", "any.dims"})
+    register_dim_rule(m, name, DimRule{{"dim"}, 0, /*reduction=*/true, /*empty_list_reduces_nothing=*/true});
   for (const char* name : {"_softmax", "_log_softmax", "softmax.int", "log_softmax.int"})
     register_dim_rule(m, name, DimRule{{"dim"}, ZeroDimSample::KeepsRank});
 }

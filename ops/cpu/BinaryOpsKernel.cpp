@@ -1,4 +1,4 @@
-// CPU loops of add, mul and div.
+// CPU loops of add, mul, div and remainder.
 #include <cmath>
 
 #include "ops/BinaryOps.h"
@@ -51,15 +51,11 @@ void div_true_kernel(TensorIterator& iter) {
   });
 }
 
-void check_integer_divisor(int64_t y) { MT_CHECK(y != 0, "ZeroDivisionError"); }
-
+// A zero integer divisor was refused before the loops below (ops/BinaryOps.cpp).
 void div_trunc_kernel(TensorIterator& iter) {
   dispatch_numeric_types(iter.common_dtype(), "div_trunc", [&]<typename T>() {
     if constexpr (std::is_same_v<T, int64_t>) {
-      cpu_kernel(iter, [](int64_t x, int64_t y) -> int64_t {
-        check_integer_divisor(y);
-        return trunc_divide(x, y);
-      });
+      cpu_kernel(iter, [](int64_t x, int64_t y) -> int64_t { return trunc_divide(x, y); });
     } else {
       using M = opmath_t<T>;
       cpu_kernel(iter, [](T x, T y) -> T { return static_cast<T>(std::trunc(M(x) / M(y))); });
@@ -70,14 +66,19 @@ void div_trunc_kernel(TensorIterator& iter) {
 void div_floor_kernel(TensorIterator& iter) {
   dispatch_numeric_types(iter.common_dtype(), "div_floor", [&]<typename T>() {
     if constexpr (std::is_same_v<T, int64_t>) {
-      cpu_kernel(iter, [](int64_t x, int64_t y) -> int64_t {
-        check_integer_divisor(y);
-        return floor_divide(x, y);
-      });
+      cpu_kernel(iter, [](int64_t x, int64_t y) -> int64_t { return floor_divide(x, y); });
     } else {
       using M = opmath_t<T>;
       cpu_kernel(iter, [](T x, T y) -> T { return static_cast<T>(floor_divide<M>(M(x), M(y))); });
     }
+  });
+}
+
+// python_remainder has an int64 overload beside the floating one.
+void remainder_kernel(TensorIterator& iter) {
+  dispatch_numeric_types(iter.common_dtype(), "remainder", [&]<typename T>() {
+    using M = opmath_t<T>;
+    cpu_kernel(iter, [](T x, T y) -> T { return static_cast<T>(python_remainder(M(x), M(y))); });
   });
 }
 
@@ -88,5 +89,6 @@ MT_REGISTER_STUB(mul_stub, kCPU, mul_kernel);
 MT_REGISTER_STUB(div_true_stub, kCPU, div_true_kernel);
 MT_REGISTER_STUB(div_trunc_stub, kCPU, div_trunc_kernel);
 MT_REGISTER_STUB(div_floor_stub, kCPU, div_floor_kernel);
+MT_REGISTER_STUB(remainder_stub, kCPU, remainder_kernel);
 
 }  // namespace mt

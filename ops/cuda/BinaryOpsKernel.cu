@@ -1,10 +1,8 @@
-// CUDA loops of add, mul and div. Integer division by zero raises on the CPU from inside the loop; a
-// kernel cannot raise, so on the GPU the divisor is checked before anything is written (one extra
-// reduction and a host sync, for integer division only).
+// CUDA loops of add, mul, div and remainder. A zero integer divisor was refused before the launch
+// (ops/BinaryOps.cpp), since a kernel cannot raise.
 #include <cmath>
 
 #include "ops/BinaryOps.h"
-#include "ops/Operators.h"
 #include "ops/ScalarMath.h"
 #include "ops/cuda/Loops.cuh"
 
@@ -43,6 +41,12 @@ struct DivFloorOp {
   __device__ M operator()(M a, M b) const { return floor_divide(a, b); }
 };
 
+// Python's modulo (ops/ScalarMath.h).
+template <typename M>
+struct RemainderOp {
+  __device__ M operator()(M a, M b) const { return python_remainder(a, b); }
+};
+
 void add_kernel(TensorIterator& iter, const Scalar& alpha) {
   if (iter.common_dtype() == kBool) return cuda::gpu_kernel<bool, bool, bool>(iter, BoolAddOp{alpha.toBool()});
   dispatch_numeric_types(iter.common_dtype(), "add", [&]<typename T>() {
@@ -66,22 +70,19 @@ void div_true_kernel(TensorIterator& iter) {
                           [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, DivTrueOp<opmath_t<T>>{}); });
 }
 
-void check_integer_divisor(const TensorIterator& iter) {
-  if (iter.common_dtype() != kInt64) return;
-  const Tensor zero_divisors = ops::eq_Scalar::call(iter.tensor(2), 0);
-  MT_CHECK(!ops::any::call(zero_divisors).item().toBool(), "ZeroDivisionError");
-}
-
 void div_trunc_kernel(TensorIterator& iter) {
-  check_integer_divisor(iter);
   dispatch_numeric_types(iter.common_dtype(), "div_trunc",
                          [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, DivTruncOp<opmath_t<T>>{}); });
 }
 
 void div_floor_kernel(TensorIterator& iter) {
-  check_integer_divisor(iter);
   dispatch_numeric_types(iter.common_dtype(), "div_floor",
                          [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, DivFloorOp<opmath_t<T>>{}); });
+}
+
+void remainder_kernel(TensorIterator& iter) {
+  dispatch_numeric_types(iter.common_dtype(), "remainder",
+                         [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, RemainderOp<opmath_t<T>>{}); });
 }
 
 }  // namespace
@@ -91,5 +92,6 @@ MT_REGISTER_STUB(mul_stub, kCUDA, mul_kernel);
 MT_REGISTER_STUB(div_true_stub, kCUDA, div_true_kernel);
 MT_REGISTER_STUB(div_trunc_stub, kCUDA, div_trunc_kernel);
 MT_REGISTER_STUB(div_floor_stub, kCUDA, div_floor_kernel);
+MT_REGISTER_STUB(remainder_stub, kCUDA, remainder_kernel);
 
 }  // namespace mt

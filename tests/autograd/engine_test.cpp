@@ -93,8 +93,16 @@ TEST(AutogradBasics, GradOfUnusedInputsNeedsAllowUnused) {
   EXPECT_FALSE(grads[1].defined());
   const std::string m = message_of<mt::RuntimeError>([&] { mt::autograd::grad({y}, {unused}); });
   EXPECT_TRUE(starts_with(m, "One of the differentiated Tensors appears to not have been used in the graph.")) << m;
-  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::autograd::grad({y}, {mt::ones({1})}); }),
-            "One of the differentiated Tensors does not require grad");
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::autograd::grad({y}, {x, mt::ones({1})}); }),
+            "element 1 of the input tensors does not require grad");
+}
+
+TEST(AutogradBasics, GradNeedsInputs) {
+  const Tensor x = leaf({1});
+  EXPECT_EQ(message_of<mt::ValueError>([&] { mt::autograd::grad({x * 2.0}, {}); }), "grad requires non-empty inputs.");
+  // The outputs are checked first, as in PyTorch.
+  EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::autograd::grad({mt::ones({1})}, {}); }),
+            "element 0 of tensors does not require grad and does not have a grad_fn");
 }
 
 TEST(AutogradBasics, GradWithRespectToANonLeafStopsThere) {

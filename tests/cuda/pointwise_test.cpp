@@ -116,12 +116,24 @@ TEST(CudaPointwise, ArithmeticMatchesCpu) {
       "div trunc", [](const Tensor& a, const Tensor& b) { return mt::div(a, b, "trunc"); }, kFloatTypes);
   expect_binary_matches(
       "div floor", [](const Tensor& a, const Tensor& b) { return mt::div(a, b, "floor"); }, kFloatTypes);
+  // The float samples hold 0, NaN and +-inf; integer divisors are kept nonzero, in both signs.
+  expect_binary_matches(
+      "remainder", [](const Tensor& a, const Tensor& b) { return mt::remainder(a, b); }, kFloatTypes);
+  expect_binary_matches(
+      "remainder int",
+      [](const Tensor& a, const Tensor& b) { return mt::remainder(a, mt::where(mt::eq(b, 0), mt::ones_like(b), b)); },
+      {mt::kInt64});
   expect_binary_matches("add bool", [](const Tensor& a, const Tensor& b) { return mt::add(a, b); }, {mt::kBool});
   expect_binary_matches("mul bool", [](const Tensor& a, const Tensor& b) { return mt::mul(a, b); }, {mt::kBool});
   // Mixed dtypes promote as on the CPU.
   const Tensor i = sample(mt::kInt64), f = sample(mt::kFloat16);
   expect_close_to_cpu(mt::add(i.to(mt::kCUDA), f.to(mt::kCUDA)), mt::add(i, f));
   expect_close_to_cpu(mt::div(i.to(mt::kCUDA), i.to(mt::kCUDA).abs() + 1), mt::div(i, i.abs() + 1));
+  expect_close_to_cpu(mt::remainder(i.to(mt::kCUDA), 2.5), mt::remainder(i, 2.5));
+  Tensor self = i.to(mt::kCUDA);
+  const Tensor before = self.to(mt::kCPU);
+  EXPECT_THROW(self.remainder_(mt::zeros({1031}, mt::kInt64).to(mt::kCUDA)), mt::RuntimeError);
+  expect_close_to_cpu(self, before);
 }
 
 TEST(CudaPointwise, IntegerDivisionMatchesCpuAndRefusesZeroDivisors) {

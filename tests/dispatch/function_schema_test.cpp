@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dispatch_test_helpers.h"
 #include "tensor/Error.h"
 
 namespace {
@@ -15,6 +16,8 @@ using mt::DefaultValue;
 using mt::FunctionSchema;
 using mt::TypeKind;
 using mt::parse_schema;
+using mt_test::contains;
+using mt_test::message_of;
 
 // The message parse_schema throws as mt::RuntimeError for `schema`; a failure if it parses.
 std::string parse_error(std::string_view schema) {
@@ -157,6 +160,19 @@ TEST(FunctionSchemaParser, OperatorNameSplitsNamespaceNameAndOverload) {
   EXPECT_EQ(schema.op, (mt::OperatorName{"aten", "add", "Tensor"}));
   EXPECT_EQ(parse_schema("mt::__and__(Tensor self) -> Tensor").op, (mt::OperatorName{"mt", "__and__", ""}));
   EXPECT_EQ(schema.op.str(), "aten::add.Tensor");
+}
+
+// c10's spelling {"ns::op", "overload"} means what it does in PyTorch; the same two strings without "::"
+// (which as parts would be ns and name) are an error, never a name that silently matches nothing.
+TEST(FunctionSchemaParser, OperatorNameTakesAQualifiedNameAndAnOverload) {
+  EXPECT_EQ((mt::OperatorName{"aten::add", "Tensor"}), (mt::OperatorName{"aten", "add", "Tensor"}));
+  EXPECT_EQ((mt::OperatorName{"mt::relu", ""}).str(), "mt::relu");
+  EXPECT_EQ(message_of<mt::ValueError>([] { mt::OperatorName("mt", "add"); }),
+            "OperatorName(name, overload) expects a qualified operator name 'ns::name' and the overload apart, as in "
+            "{\"mt::add\", \"Tensor\"}, but got name 'mt'; spell a name part by part as {ns, name, overload}");
+  EXPECT_TRUE(contains(message_of<mt::ValueError>([] { mt::OperatorName("mt::add.Tensor", ""); }),
+                       "but got name 'mt::add.Tensor'"));
+  EXPECT_THROW(mt::OperatorName("mt::", ""), mt::RuntimeError);
 }
 
 TEST(FunctionSchemaParser, ParseOperatorNameAcceptsNameWithAndWithoutOverload) {

@@ -38,6 +38,16 @@ TEST(Registration, DefThenImplThenCallReachesTheKernel) {
   EXPECT_EQ(call_int("t_reg_basic::op", mt::ones({2, 3})), 6);
 }
 
+TEST(Registration, FindSchemaTakesC10sSpellingOfTheName) {
+  auto& d = mt::Dispatcher::singleton();
+  const auto add = d.findSchema({"mt::add", "Tensor"});
+  ASSERT_TRUE(add.has_value());
+  EXPECT_EQ(add->schema().op.str(), "mt::add.Tensor");
+  EXPECT_TRUE(d.findSchema({"mt::relu", ""}).has_value());
+  EXPECT_FALSE(d.findSchema({"mt::add", "NoSuchOverload"}).has_value());
+  EXPECT_THROW(d.findSchema({"mt", "add"}), mt::ValueError);
+}
+
 TEST(Registration, ImplBeforeDefWorksOnceTheDefArrives) {
   Library cpu(Library::IMPL, "t_reg_implfirst", DispatchKey::CPU);
   cpu.impl("op", &numel_kernel);

@@ -6,6 +6,7 @@
 #include <typeinfo>
 
 #include "functorch/BatchedFallback.h"
+#include "ops/TensorOperators.h"
 #include "vmap_test_helpers.h"
 
 namespace {
@@ -111,6 +112,28 @@ TEST_F(BatchingRules, BinaryPointwiseBroadcastAcrossBatchedAndUnbatchedArguments
       check(fns[i], {x, y}, dims);
     }
   }
+}
+
+TEST_F(BatchingRules, RemainderAndScalarsOnTheLeft) {
+  check([](const Inputs& a) { return mt::remainder(a[0], pos(a[1])); }, {mt::randn({4, 3}), mt::randn({3, 4})},
+        Dims{0, 1});
+  check([](const Inputs& a) { return a[0] % pos(a[1]); }, {mt::randn({4, 3}), mt::randn({3})}, Dims{0, None});
+  check([](const Inputs& a) { return mt::rsub(a[0], a[1], 2); }, {mt::randn({3}), mt::randn({3, 4})}, Dims{None, 1});
+  check_unary([](const Inputs& a) { return mt::remainder(a[0], -0.7); });
+  check_unary([](const Inputs& a) { return 2.5 % pos(a[0]); });
+  check_unary([](const Inputs& a) { return 3 - a[0]; });
+  check_unary([](const Inputs& a) { return 2 / pos(a[0]); });
+  const Tensor x = mt::randn({3, 4}), y = pos(mt::randn({3}));
+  Tensor c = x.clone();
+  mt::vmap([](const Inputs& in) { return in[0].remainder_(in[1]); }, {1, None})({c, y});
+  mt_test::expect_same(c, mt::remainder(x, y.unsqueeze(1)));
+}
+
+// all/any over [] reduce nothing: the batch dim stays where it was, also for logical scalars.
+TEST_F(BatchingRules, AllAnyOverAnEmptyDimListStayElementwise) {
+  check_unary([](const Inputs& a) { return mt::all(mt::gt(a[0], 0), std::vector<int64_t>{}); });
+  check_unary([](const Inputs& a) { return mt::any(mt::gt(a[0], 0), std::vector<int64_t>{}, true); });
+  check_unary([](const Inputs& a) { return mt::any(mt::gt(a[0], 0), std::vector<int64_t>{}); }, {});
 }
 
 // A batched 0-dim value fills each sample with its own value; an unbatched one stays pointwise.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "autograd/Autograd.h"
+#include "autograd/InferenceMode.h"
 #include "functorch/BatchedTensorImpl.h"
 #include "functorch/Grad.h"
 #include "functorch/Interpreter.h"
@@ -318,6 +319,24 @@ TEST(Jvp, Errors) {
   EXPECT_EQ(message_of<mt::RuntimeError>([&] { mt::jvp(f, {x}, {mt::ones({2})}); }),
             "Trying to set a forward gradient that has a different size than that of the original Tensor, this is not "
             "supported. Tensor is of size [3] while the given forward gradient is of size [2].");
+}
+
+// InferenceMode turns autograd off, so the transforms refuse to start in it, naming their mode of AD, also
+// for inputs made outside it (they used to fail later, about inference tensors saved for backward).
+TEST(Transforms, RefuseToRunInsideInferenceMode) {
+  const Tensor x = mt::randn({3});
+  const auto f = [](const Inputs& a) { return mt::sin(a[0]); };
+  mt::InferenceMode guard;
+  const std::string reverse = ": reverse-mode AD cannot run inside InferenceMode, which turns autograd off";
+  const std::string forward = ": forward-mode AD cannot run inside InferenceMode, which turns autograd off";
+  const std::string grad_message = message_of<mt::RuntimeError>([&] { mt::grad(sum_sin)({x}); });
+  EXPECT_TRUE(contains(grad_message, "grad_and_value(f)(*args)" + reverse)) << grad_message;
+  EXPECT_TRUE(contains(grad_message, "Call grad_and_value(f)(*args) outside InferenceMode")) << grad_message;
+  const auto message = [](const std::function<void()>& call) { return message_of<mt::RuntimeError>(call); };
+  EXPECT_TRUE(contains(message([&] { mt::vjp(f, {x}); }), "vjp(f, *primals)" + reverse));
+  EXPECT_TRUE(contains(message([&] { mt::jacrev(f)({x}); }), "jacrev(f, argnums)(*args)" + reverse));
+  EXPECT_TRUE(contains(message([&] { mt::jvp(f, {x}, {x}); }), "jvp(f, primals, tangents)" + forward));
+  EXPECT_TRUE(contains(message([&] { mt::jacfwd(f)({x}); }), "jacfwd(f, argnums)(*args)" + forward));
 }
 
 // A naive double-precision Jacobian by central differences, shape out.shape + in.shape.

@@ -202,6 +202,11 @@ TEST(BinaryOps, ErrorsNameTheProblemAndChangeNothing) {
   expect_error<ValueError>([] { mt::div(mt::ones({2}), mt::ones({2}), "round"); },
                            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'round'");
   expect_error<RuntimeError>([] { mt::div(mt::tensor({1, 2}), mt::tensor({1, 0}), "trunc"); }, "ZeroDivisionError");
+  for (const char* mode : {"trunc", "floor"}) {
+    Tensor q = mt::tensor({5, 6, 7});
+    expect_error<RuntimeError>([&] { q.div_(mt::tensor({2, 0, 3}), mode); }, "ZeroDivisionError");
+    EXPECT_EQ(values(q), (std::vector<double>{5, 6, 7})) << "a failed div_ leaves self unchanged (" << mode << ")";
+  }
   expect_error<RuntimeError>([] { mt::add(mt::ones({2}), mt::ones({2}, TensorOptions(Device("meta")))); },
                              "Expected all tensors to be on the same device, but found at least two devices, cpu and meta!");
 }

@@ -198,6 +198,32 @@ TEST(ReductionsMinMax, AllAnyGiveBoolForEveryDtype) {
   expect_close(mt::all(mt::ones({0, 2}), 0), {1, 1}, 0);
 }
 
+// PyTorch 2.x: all and any over an empty dim list reduce nothing (each element's truth value, NaN is
+// true), where sum's [] still means every dim.
+TEST(ReductionsMinMax, AllAnyOverAnEmptyDimListReduceNothing) {
+  for (ScalarType dt : kAllTypes) {
+    for (const Tensor& t : inputs(dt, 500)) {
+      std::vector<double> truth;
+      for (double x : values(t)) truth.push_back(x != 0 ? 1 : 0);
+      for (bool keepdim : {false, true}) {
+        SCOPED_TRACE(describe(t, {}, keepdim));
+        const Tensor a = mt::all(t, Dims{}, keepdim);
+        EXPECT_EQ(a.dtype(), kBool);
+        EXPECT_EQ(a.sizes(), t.sizes());
+        expect_close(a, truth, 0);
+        expect_close(mt::any(t, Dims{}, keepdim), truth, 0);
+      }
+    }
+  }
+  const Tensor zero = mt::tensor(0.0);
+  EXPECT_EQ(mt::any(zero, Dims{}).dim(), 0);
+  EXPECT_FALSE(mt::any(zero, Dims{}).item<bool>());
+  EXPECT_EQ(mt::all(mt::ones({0, 2}), Dims{}).sizes(), IntArrayRef({0, 2}));
+  EXPECT_EQ(mt::all(mt::empty({2, 3}, TensorOptions(Device("meta"))), Dims{}).sizes(), IntArrayRef({2, 3}));
+  EXPECT_EQ(mt::all(mt::ones({2, 3}), std::nullopt).dim(), 0) << "no list still reduces every dim";
+  EXPECT_EQ(mt::sum(mt::ones({2, 3}), Dims{}).dim(), 0);
+}
+
 TEST(ReductionsMinMax, ZeroDimAndEmptyInputs) {
   const Tensor s = mt::tensor(-2.5);
   expect_close(mt::max(s), {-2.5}, 0);
