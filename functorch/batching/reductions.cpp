@@ -77,7 +77,8 @@ MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
                            "norm.ScalarOpt_dim_dtype", "logsumexp", "all.dim", "any.dim"})
     register_dim_rule(m, name, over_dim);
   for (const char* name : {"all.dims", "any.dims"})
-    register_dim_rule(m, name, DimRule{{"dim"}, 0, /*reduction=*/true, /*empty_list_reduces_nothing=*/true});
+    register_dim_rule(m, name,
+                      DimRule{{"dim"}, ZeroDimSample::KeepsRank, 0, /*reduction=*/true, /*empty_list_reduces_nothing=*/true});
   for (const char* name : {"_softmax", "_log_softmax", "softmax.int", "log_softmax.int"})
     register_dim_rule(m, name, DimRule{{"dim"}, ZeroDimSample::KeepsRank});
 }

@@ -108,11 +108,12 @@ TEST(PointwiseClamp, TensorBoundsBroadcastAndPromote) {
   for (ScalarType dt : kEveryDtype) {
     const Tensor x = random_tensor({3, 4}, dt, seed++);
     const Tensor lo = random_tensor({4}, dt, seed++), hi = random_tensor({3, 1}, dt, seed++);
+    EXPECT_EQ(values(x.clamp(lo, std::nullopt)), naive_binary(x, lo, ref_max)) << dt;
+    EXPECT_EQ(values(mt::clamp(x, std::nullopt, hi)), naive_binary(x, hi, ref_min)) << dt;
+    if (dt == kBool) continue;  // two bounds are not implemented for bool (see the errors test)
     const Tensor r = mt::clamp(x, lo, hi);
     EXPECT_EQ(r.dtype(), dt);
     EXPECT_EQ(values(r), naive_ternary(x, lo, hi, ref_clamp)) << dt;
-    EXPECT_EQ(values(x.clamp(lo, std::nullopt)), naive_binary(x, lo, ref_max)) << dt;
-    EXPECT_EQ(values(mt::clamp(x, std::nullopt, hi)), naive_binary(x, hi, ref_min)) << dt;
     const Tensor t = transposed_random(4, 3, dt, seed++), t_lo = random_tensor({3}, dt, seed++);
     const Tensor t_hi = transposed_random(4, 3, dt, seed++);
     EXPECT_EQ(values(mt::clamp(t, t_lo, t_hi)), naive_ternary(t, t_lo, t_hi, ref_clamp)) << "non-contiguous";
