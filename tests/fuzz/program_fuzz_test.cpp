@@ -291,8 +291,8 @@ std::string check_seed(uint64_t seed) {
     return "meta: different shape or dtype";
   }
   if (!reference.error.empty()) return "";
-  // functionalize(f) is f. Not yet for inputs that are not contiguous: functionalize replays a reshape
-  // of them as a view where eager mode copies (seeds 476, 3733, 12187 of the first 20000), left open.
+  // functionalize(f) is f. Not yet for inputs that are not contiguous, left open: functionalize replays a
+  // reshape of them as a view where eager mode copies (x.expand(4, 3).reshape(-1) raises the view error).
   const Program pf = fresh();
   for (const Tensor& t : pf.inputs) {
     if (!t.is_contiguous()) return "";
