@@ -53,8 +53,14 @@ void cpu_kernel(TensorIterator& iter, Op op) {
 }
 
 // As cpu_kernel, plus `vec_op`, a generic lambda applied to Eigen array maps of whole contiguous runs.
+// Integers and bools take `op` everywhere: it wraps on overflow (the compiler vectorises its loop),
+// where an Eigen expression that does not vectorise overflows as signed arithmetic, which is undefined.
 template <typename T, typename Op, typename VecOp>
 void cpu_kernel_vec(TensorIterator& iter, Op op, VecOp vec_op) {
+  if constexpr (std::is_integral_v<T>) {
+    cpu_kernel(iter, op);
+    return;
+  }
   constexpr int arity = detail::function_traits<Op>::arity;
   using Array = Eigen::Array<T, Eigen::Dynamic, 1>;
   iter.for_each([&](char** data, const int64_t* strides, int64_t n) {

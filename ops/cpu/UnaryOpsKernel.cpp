@@ -41,7 +41,8 @@ namespace {
 void neg_kernel(TensorIterator& iter) {
   dispatch_numeric_types(iter.common_dtype(), "neg", [&]<typename T>() {
     // Eigen's AVX negation is 0 - x, which gives +0 for +0: multiplying by -1 gives -0 on every ISA.
-    unary_kernel_vec<T>(iter, [](auto x) { return wrapping_neg(x); }, [](const auto& x) { return x * eigen_scalar_t<decltype(x)>(-1); });
+    unary_kernel_vec<T>(
+        iter, [](auto x) { return wrapping_neg(x); }, [](const auto& x) { return x * eigen_scalar_t<decltype(x)>(-1); });
   });
 }
 
