@@ -17,8 +17,9 @@
 //   logistic is off by 1e-4 relative near -9.
 // - log recomputes positive denormal inputs, which Eigen clamps to the smallest normal number.
 // Accuracy (tests/isa/special_values_test.cpp checks it on every level): exact for sqrt, rsqrt's two
-// roundings and division; at most 2 ulp (float) / 2 ulp (double) for exp, log, log1p, sin and cos;
-// tanh 6 ulp in float (Eigen's rational approximation), 2 in double; sigmoid and silu 6 ulp.
+// roundings and division; at most 2 ulp for exp, log, sin and cos, and for log1p in double (3 in
+// float); tanh 6 ulp in float (Eigen's rational approximation), 2 in double; sigmoid 6 in float, 3 in
+// double.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>

@@ -180,11 +180,13 @@ void check_unary(const UnaryOp& op) {
   SCOPED_TRACE(::testing::Message() << op.name << " on " << dtype_of<T>() << " (" << MT_ISA_LEVEL << ")");
   const std::vector<T> in = unary_inputs<T>();
   // rsqrt rounds twice (1 / sqrt(x), as PyTorch): its reference is the scalar computation in T's opmath.
+  const std::string name = op.name;
+  const bool two_roundings = name == "rsqrt" || name == "pow(x, -0.5)", squared = name == "pow(x, 2)";
   auto exact = [&](T x) -> long double {
     using M = opmath_t<T>;
     const M xm = static_cast<M>(x);
-    if (std::string(op.name) == "rsqrt" || std::string(op.name) == "pow(x, -0.5)") return M(1) / std::sqrt(xm);
-    if (std::string(op.name) == "pow(x, 2)") return static_cast<long double>(xm * xm);
+    if (two_roundings) return M(1) / std::sqrt(xm);
+    if (squared) return static_cast<long double>(xm * xm);
     return op.ref(static_cast<long double>(xm));
   };
   const double bound = ulp_bound<T>(op);
