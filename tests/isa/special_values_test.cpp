@@ -28,6 +28,11 @@ using namespace mt;
 
 using Ref = std::function<long double(long double)>;
 
+// g++ 12.2 built for AVX-512 turns a 32-byte copy of {1, 1, 1, 0} into a broadcast of 1.0 unless the build
+// works around it (cmake/WideConstantCheck.cmake); this file is compiled as every test program is.
+__attribute__((noinline)) std::vector<double> wide_constant() { return {1, 1, 1, 0}; }
+__attribute__((noinline)) std::vector<int64_t> wider_constant() { return {7, 7, 7, 7, 7, 7, 7, 0}; }
+
 template <typename T>
 constexpr ScalarType dtype_of() {
   if constexpr (std::is_same_v<T, int64_t>) return kInt64;
@@ -204,6 +209,12 @@ void check_unary(const UnaryOp& op) {
       EXPECT_TRUE(r) << (got == &contiguous ? "contiguous" : got == &strided ? "strided" : "in place");
     }
   }
+}
+
+TEST(SpecialValues, WideConstantsSurviveTheCompiler) {
+  EXPECT_EQ(wide_constant(), (std::vector<double>{1, 1, 1, 0}));
+  EXPECT_EQ(wide_constant()[3], 0.0);
+  EXPECT_EQ(wider_constant()[7], 0);
 }
 
 TEST(SpecialValues, UnaryOpsOnEveryPathAndFloatingDtype) {
