@@ -5,6 +5,7 @@
 #include "ops/Copy.h"
 #include "ops/MemoryOverlap.h"
 #include "ops/Parallel.h"
+#include "ops/Views.h"
 #include "tensor/TypePromotion.h"
 
 namespace mt {
@@ -170,12 +171,49 @@ TensorIterator TensorIteratorConfig::build() {
   it.common_dtype_ = common;
   const ScalarType compute_out = output_dtype_.value_or(common);
 
+  // Layout: the dims in the order the operands lay them out in memory (outputs written in place
+  // first), so that a new output keeps a permuted input's layout and the loop walks memory in order.
+  const int ndim = static_cast<int>(shape.size());
+  SmallVector<int64_t, 5 * TensorIterator::kMaxOperands> stride_buffer;  // ndim strides per operand
+  auto add_layout = [&](const Tensor& t) {
+    for (int d = 0; d < ndim; ++d) {
+      const int td = d - (ndim - static_cast<int>(t.dim()));
+      const bool broadcast = td < 0 || (t.sizes()[td] == 1 && shape[d] != 1);
+      stride_buffer.push_back(broadcast ? 0 : t.strides()[td]);
+    }
+  };
+  for (const Tensor* t : outputs_)
+    if (t->defined() && t->sizes() == shape_ref) add_layout(*t);
+  for (const Tensor* t : inputs_) add_layout(*t);
+  SmallVector<IntArrayRef, TensorIterator::kMaxOperands> operand_strides;
+  for (size_t begin = 0; ndim > 0 && begin < stride_buffer.size(); begin += ndim)
+    operand_strides.push_back(IntArrayRef(stride_buffer.data() + begin, ndim));
+  const DimVector order =
+      memory_order(shape_ref, ArrayRef<IntArrayRef>(operand_strides.data(), operand_strides.size()));
+  bool row_major = true;
+  for (int k = 0; k < ndim; ++k) row_major = row_major && order[k] == ndim - 1 - k;
+  // New outputs are dense in that order; inputs that all share one dense layout give it exactly,
+  // strides of size-1 dims included (PyTorch's non-overlapping-and-dense fast setup).
+  DimVector out_strides;
+  if (!row_major) {
+    const Tensor* first = inputs_.empty() ? nullptr : inputs_[0];
+    bool same_layout = first && first->sizes() == shape_ref &&
+                       is_non_overlapping_and_dense(first->sizes(), first->strides());
+    for (const Tensor* t : inputs_)
+      same_layout = same_layout && t->sizes() == shape_ref && t->strides() == first->strides();
+    out_strides = same_layout ? to_dim_vector(first->strides()) : dense_strides(shape_ref, order);
+  }
+  auto new_output = [&](ScalarType dtype) {
+    return Tensor(row_major ? TensorImpl::empty(shape_ref, dtype, it.device_)
+                            : TensorImpl::empty_strided(shape_ref, out_strides, dtype, it.device_));
+  };
+
   for (const Tensor* out_ptr : outputs_) {
     const Tensor& out = *out_ptr;
     TensorIterator::Operand op;
     op.is_output = true;
     if (!out.defined()) {
-      op.owned = Tensor(TensorImpl::empty(shape_ref, compute_out, it.device_));
+      op.owned = new_output(compute_out);
     } else {
       MT_CHECK(out.sizes() == shape_ref || (resize_outputs_ && out.numel() == 0), name_, ": output with shape ",
                out.sizes(), " doesn't match the broadcast shape ", shape_ref);
@@ -191,11 +229,15 @@ TensorIterator TensorIteratorConfig::build() {
         for (const Tensor* in : inputs_) check_no_partial_overlap(out, *in);
       }
       // Only now that every check passed may the output change.
-      if (!(out.sizes() == shape_ref)) out.unsafeGetTensorImpl()->resize_(shape_ref);
+      if (!(out.sizes() == shape_ref)) {
+        TensorImpl* impl = out.unsafeGetTensorImpl();
+        impl->resize_(shape_ref);
+        if (!row_major) impl->set_sizes_and_strides(shape_ref, out_strides, impl->storage_offset());
+      }
       if (written_directly) {
         op.borrowed = out_ptr;
       } else {
-        op.owned = Tensor(TensorImpl::empty(shape_ref, compute_out, it.device_));
+        op.owned = new_output(compute_out);
         op.original = out;
       }
     }
@@ -204,28 +246,28 @@ TensorIterator TensorIteratorConfig::build() {
   it.num_outputs_ = static_cast<int>(outputs_.size());
   for (const Tensor* in : inputs_) {
     TensorIterator::Operand op;
+    op.borrowed = in;
     if (promote_inputs_ && in->dtype() != common) op.owned = converted_copy(*in, common);
-    else op.borrowed = in;
     it.operands_.push_back(std::move(op));
   }
 
   it.numel_ = 1;
   for (int64_t s : shape) it.numel_ *= s;
   it.shape_ = shape;
-  it.compute_strides_and_coalesce();
+  it.compute_strides_and_coalesce(order);
   return it;
 }
 
 // --- shapes and strides ---------------------------------------------------------------------------------
 
-void TensorIterator::compute_strides_and_coalesce() {
+void TensorIterator::compute_strides_and_coalesce(IntArrayRef order) {
   const int n = ntensors();
   const int ndim = static_cast<int>(shape_.size());
   // Innermost dim first, so the loop runs along dim 0.
   SmallVector<int64_t, 5> shape;
   strides_.clear();
   for (int d = 0; d < ndim; ++d) {
-    const int outer = ndim - 1 - d;
+    const int outer = static_cast<int>(order[d]);
     shape.push_back(shape_[outer]);
     for (int i = 0; i < n; ++i) {
       const Tensor& t = operands_[i].tensor();
@@ -314,6 +356,23 @@ void TensorIterator::for_each(const Loop& loop, int64_t grain) {
 bool TensorIterator::is_cpu_scalar(int operand) const {
   const Tensor& t = operands_[operand].tensor();
   return !operands_[operand].is_output && t.dim() == 0 && t.is_cpu() && !device_.is_cpu();
+}
+
+bool TensorIterator::is_scalar(int operand) const {
+  if (operand < num_outputs_ || numel_ == 0 || operands_[operand].borrowed->numel() != 1) return false;
+  for (int d = 0; d < ndim(); ++d)
+    if (shape_[d] != 1 && stride(d, operand) != 0) return false;
+  return true;
+}
+
+void TensorIterator::remove_operand(int operand) {
+  MT_INTERNAL_ASSERT(operand >= num_outputs_ && operand < ntensors(), "remove_operand: not an input: ", operand);
+  const int n = ntensors();
+  int kept = 0;
+  for (int k = 0; k < static_cast<int>(strides_.size()); ++k)
+    if (k % n != operand) strides_[kept++] = strides_[k];
+  strides_.resize(kept);
+  operands_.erase(operands_.begin() + operand);
 }
 
 void TensorIterator::cast_outputs() {

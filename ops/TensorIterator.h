@@ -72,18 +72,31 @@ class TensorIterator {
   bool is_cpu_scalar(int operand) const;
   void cast_outputs();
 
+  // An input of one element, broadcast to all.
+  bool is_scalar(int operand) const;
+  // That input's value as the caller gave it, before conversion to the common dtype: PyTorch computes
+  // a 16-bit float times or over a scalar with the scalar in float (half(1000) * 1e-8 is 1.0014e-05,
+  // where the scalar rounded to half first would give 0).
+  template <typename T>
+  T original_scalar_value(int operand) const {
+    return operands_[operand].borrowed->item().to<T>();
+  }
+  // Drops an input, so a kernel that captured its value (see above) loops over the rest.
+  void remove_operand(int operand);
+
  private:
   friend class TensorIteratorConfig;
   // Operands borrow the caller's tensors (which outlive the iterator) and own only what the iterator
   // made: allocated outputs and converted inputs. Borrowing saves two atomic refcount updates each.
   struct Operand {
     const Tensor& tensor() const { return owned.defined() ? owned : *borrowed; }
-    const Tensor* borrowed = nullptr;
+    const Tensor* borrowed = nullptr;  // every input's, even when converted into `owned`
     Tensor owned;
     Tensor original;  // an output the result is cast into after the loop (undefined when none)
     bool is_output = false;
   };
-  void compute_strides_and_coalesce();
+  // `order`: the dims of the broadcast shape, innermost first.
+  void compute_strides_and_coalesce(IntArrayRef order);
 
   SmallVector<Operand, kMaxOperands> operands_;
   int num_outputs_ = 0;

@@ -101,16 +101,19 @@ bool is_non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides) {
   return true;
 }
 
-DimVector dense_strides_like(IntArrayRef sizes, IntArrayRef strides) {
+DimVector memory_order(IntArrayRef sizes, ArrayRef<IntArrayRef> operand_strides) {
   const int64_t n = static_cast<int64_t>(sizes.size());
-  // order[0] will be the innermost dim. Start from row-major order and insertion-sort by stride. A
-  // stride of 0 (broadcast) says nothing about order, so such a pair is stepped over, not swapped;
-  // equal strides put the smaller dim inside.
-  auto compare = [&](int64_t inner, int64_t outer) {  // > 0: `inner` belongs outside `outer`
-    if (strides[inner] == 0 || strides[outer] == 0) return 0;
-    if (strides[inner] != strides[outer]) return strides[inner] < strides[outer] ? -1 : 1;
-    return sizes[inner] > sizes[outer] ? 1 : 0;
+  // > 0: dim `inner` belongs outside dim `outer`; 0: no operand can tell.
+  auto compare = [&](int64_t inner, int64_t outer) {
+    for (IntArrayRef strides : operand_strides) {
+      const int64_t si = strides[inner], so = strides[outer];
+      if (si == 0 || so == 0) continue;
+      if (si != so) return si < so ? -1 : 1;
+      if (sizes[inner] > sizes[outer]) return 1;
+    }
+    return 0;
   };
+  // Start from row-major order and insertion-sort; an undecided pair is stepped over, not swapped.
   DimVector order;
   for (int64_t d = n - 1; d >= 0; --d) order.push_back(d);
   for (int64_t i = 1; i < n; ++i) {
@@ -124,14 +127,23 @@ DimVector dense_strides_like(IntArrayRef sizes, IntArrayRef strides) {
       }
     }
   }
+  return order;
+}
+
+DimVector dense_strides(IntArrayRef sizes, IntArrayRef order) {
   DimVector out;
-  out.resize(n);
+  out.resize(sizes.size());
   int64_t stride = 1;
   for (int64_t d : order) {
     out[d] = stride;
     stride *= std::max<int64_t>(sizes[d], 1);
   }
   return out;
+}
+
+DimVector dense_strides_like(IntArrayRef sizes, IntArrayRef strides) {
+  const DimVector order = memory_order(sizes, ArrayRef<IntArrayRef>(strides));
+  return dense_strides(sizes, order);
 }
 
 Tensor narrow_view(const Tensor& self, int64_t dim, int64_t start, int64_t length) {

@@ -32,6 +32,13 @@ std::optional<DimVector> compute_view_strides(IntArrayRef sizes, IntArrayRef str
 
 // Whether the elements fill a block of memory exactly once, in some order of the dims.
 bool is_non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides);
+// The dims of `sizes`, innermost first, in the order the operands lay them out in memory (PyTorch's
+// TensorIterator dim reordering). For two dims the first operand whose strides tell them apart
+// decides: a stride of 0 (broadcast) says nothing, and equal strides put the smaller dim inside. Dims
+// no operand orders stay in row-major order.
+DimVector memory_order(IntArrayRef sizes, ArrayRef<IntArrayRef> operand_strides);
+// Dense strides that lay the dims out in `order` (innermost first).
+DimVector dense_strides(IntArrayRef sizes, IntArrayRef order);
 // Dense strides that keep the order of the dims in memory that `strides` has (PyTorch's
 // preserve_format for tensors that are not already dense: clone of a transpose stays transposed).
 DimVector dense_strides_like(IntArrayRef sizes, IntArrayRef strides);

@@ -31,6 +31,24 @@ void add_kernel(TensorIterator& iter, const Scalar& alpha) {
   });
 }
 
+// A floating tensor times or over a scalar second operand: the scalar is read as the caller gave it, in
+// the op's math type (TensorIterator::original_scalar_value), and the loop runs over the tensor alone,
+// so a contiguous one takes the vectorised path.
+template <typename T, typename ScalarOp>
+bool floating_scalar_kernel(TensorIterator& iter, ScalarOp op) {
+  if constexpr (std::is_integral_v<T>) {
+    return false;
+  } else {
+    if (!iter.is_scalar(2)) return false;
+    using M = opmath_t<T>;
+    const M b = iter.original_scalar_value<M>(2);
+    iter.remove_operand(2);
+    cpu_kernel_vec<T>(iter, [op, b](T x) -> T { return static_cast<T>(op(M(x), b)); },
+                      [op, b](const auto& x) { return op(x.template cast<M>(), b).template cast<T>(); });
+    return true;
+  }
+}
+
 void mul_kernel(TensorIterator& iter) {
   if (iter.common_dtype() == kBool) {
     cpu_kernel(iter, [](bool x, bool y) -> bool { return x && y; });
@@ -38,6 +56,7 @@ void mul_kernel(TensorIterator& iter) {
   }
   dispatch_numeric_types(iter.common_dtype(), "mul", [&]<typename T>() {
     using M = opmath_t<T>;
+    if (floating_scalar_kernel<T>(iter, [](const auto& x, M b) { return x * b; })) return;
     cpu_kernel_vec<T>(iter, [](T x, T y) -> T { return static_cast<T>(wrapping_mul(M(x), M(y))); },
                       [](const auto& x, const auto& y) { return x * y; });
   });
@@ -46,6 +65,7 @@ void mul_kernel(TensorIterator& iter) {
 void div_true_kernel(TensorIterator& iter) {
   dispatch_floating_types(iter.common_dtype(), "div_true", [&]<typename T>() {
     using M = opmath_t<T>;
+    if (floating_scalar_kernel<T>(iter, [](const auto& x, M b) { return x / b; })) return;
     cpu_kernel_vec<T>(iter, [](T x, T y) -> T { return static_cast<T>(M(x) / M(y)); },
                       [](const auto& x, const auto& y) { return x / y; });
   });

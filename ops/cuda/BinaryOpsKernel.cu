@@ -35,6 +35,17 @@ struct DivTruncOp {
       return std::trunc(x / y);
   }
 };
+// x * b and x / b with a CPU scalar b read as the caller gave it (TensorIterator::original_scalar_value).
+template <typename M>
+struct MulScalarOp {
+  M b;
+  __device__ M operator()(M x) const { return x * b; }
+};
+template <typename M>
+struct DivTrueScalarOp {
+  M b;
+  __device__ M operator()(M x) const { return x / b; }
+};
 // Python's floor division (ops/ScalarMath.h).
 template <typename M>
 struct DivFloorOp {
@@ -61,13 +72,27 @@ struct BoolMulOp {
 
 void mul_kernel(TensorIterator& iter) {
   if (iter.common_dtype() == kBool) return cuda::gpu_kernel<bool, bool, bool>(iter, BoolMulOp{});
-  dispatch_numeric_types(iter.common_dtype(), "mul",
-                         [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, MulOp<opmath_t<T>>{}); });
+  dispatch_numeric_types(iter.common_dtype(), "mul", [&]<typename T>() {
+    using M = opmath_t<T>;
+    if (!std::is_integral_v<T> && iter.is_cpu_scalar(2)) {
+      const M b = iter.original_scalar_value<M>(2);
+      iter.remove_operand(2);
+      return cuda::gpu_kernel_same_type<T>(iter, MulScalarOp<M>{b});
+    }
+    cuda::gpu_kernel_same_type<T>(iter, MulOp<M>{});
+  });
 }
 
 void div_true_kernel(TensorIterator& iter) {
-  dispatch_floating_types(iter.common_dtype(), "div_true",
-                          [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, DivTrueOp<opmath_t<T>>{}); });
+  dispatch_floating_types(iter.common_dtype(), "div_true", [&]<typename T>() {
+    using M = opmath_t<T>;
+    if (iter.is_cpu_scalar(2)) {
+      const M b = iter.original_scalar_value<M>(2);
+      iter.remove_operand(2);
+      return cuda::gpu_kernel_same_type<T>(iter, DivTrueScalarOp<M>{b});
+    }
+    cuda::gpu_kernel_same_type<T>(iter, DivTrueOp<M>{});
+  });
 }
 
 void div_trunc_kernel(TensorIterator& iter) {

@@ -1,6 +1,7 @@
 // add, sub, mul, div against a naive double-precision reference: every dtype, broadcasting,
 // non-contiguous and 0-dim inputs, zero-size dims, in-place and out= forms, and every error.
 #include <cmath>
+#include <limits>
 
 #include "ops/Parallel.h"
 #include "reference.h"
@@ -51,6 +52,40 @@ TEST(BinaryOps, SubMulDivMatchReference) {
       expect_values_near(f, naive_binary(a, b, py_floor_div), tolerance(dt));
     }
   }
+}
+
+// PyTorch 2.x computes a 16-bit float times or over a scalar second operand with the scalar in float, as
+// given: rounded to half first, 1e-8 would be 0 and 2^40 inf. add, sub and a scalar first operand take the
+// scalar in the tensor's dtype.
+TEST(BinaryOps, SixteenBitFloatsTimesOrOverAScalarTakeTheScalarInFloat) {
+  const float inf = std::numeric_limits<float>::infinity();
+  auto half_of = [](float x) { return static_cast<double>(static_cast<float>(Half(x))); };
+  const Tensor h = mt::tensor({-inf, 1000.f}).to(kFloat16);
+  EXPECT_EQ(values(h * 1e-8), (std::vector<double>{-inf, half_of(1000.f * 1e-8f)}));
+  EXPECT_EQ(values(h * 1e-8)[1], half_of(1.0014e-05f));
+  EXPECT_EQ(values(h.div(static_cast<double>(1LL << 40))), (std::vector<double>{-inf, 0}));
+  EXPECT_EQ(values(h.mul(mt::tensor(1e-8f))), values(h * 1e-8));
+  EXPECT_EQ(values(h.div(mt::tensor(std::ldexp(1.0, 40)))), (std::vector<double>{-inf, 0}));
+  Tensor in_place = h.clone();
+  in_place.mul_(1e-8);
+  EXPECT_EQ(values(in_place), values(h * 1e-8));
+  const Tensor b = mt::tensor({1000.f}).to(kBFloat16);
+  EXPECT_EQ(values(b * 1e-8)[0], static_cast<double>(static_cast<float>(BFloat16(1000.f * 1e-8f))));
+  const Tensor zero_and_1000 = mt::tensor({0.f, 1000.f}).to(kFloat16);
+  EXPECT_EQ(values(mt::mul(mt::tensor(1e-8f), zero_and_1000)), (std::vector<double>{0, 0}));
+  EXPECT_EQ(values(zero_and_1000.add(1e-8, 1e4)), (std::vector<double>{0, 1000}));
+}
+
+// A scalar operand takes the vectorised loop over the tensor alone: the same values as elementwise.
+TEST(BinaryOps, ScalarOperandsGiveTheElementwiseValues) {
+  const Tensor x = random_tensor({1000}, kFloat32, 7);
+  std::vector<double> times, over;
+  for (double v : values(x)) {
+    times.push_back(static_cast<float>(v) * 0.1f);
+    over.push_back(static_cast<float>(v) / 0.1f);
+  }
+  EXPECT_EQ(values(x * 0.1), times);
+  EXPECT_EQ(values(x / 0.1), over);
 }
 
 TEST(BinaryOps, BoolArithmeticIsLogical) {
