@@ -38,7 +38,8 @@ void check_mm(const Tensor& self, const Tensor& mat2) {
   MT_CHECK(self.dim() == 2, "self must be a matrix");
   MT_CHECK(mat2.dim() == 2, "mat2 must be a matrix");
   check_multipliable(self, mat2);
-  check_same_dtype(self, mat2);
+  MT_CHECK_TYPE(self.dtype() == mat2.dtype(), "expected m1 and m2 to have the same dtype, but got: ",
+                self.dtype(), " != ", mat2.dtype());
 }
 
 void check_bmm(const Tensor& self, const Tensor& mat2) {
@@ -52,8 +53,10 @@ void check_bmm(const Tensor& self, const Tensor& mat2) {
 
 // addmm checks dtypes before shapes, in this order, as PyTorch does.
 void check_addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2) {
-  MT_CHECK_TYPE(self.dtype() == mat2.dtype(), "self and mat2 must have the same dtype");
-  MT_CHECK_TYPE(mat1.dtype() == mat2.dtype(), "mat1 and mat2 must have the same dtype");
+  MT_CHECK_TYPE(self.dtype() == mat2.dtype(), "self and mat2 must have the same dtype, but got ", self.dtype(), " and ",
+                mat2.dtype());
+  MT_CHECK_TYPE(mat1.dtype() == mat2.dtype(), "mat1 and mat2 must have the same dtype, but got ", mat1.dtype(), " and ",
+                mat2.dtype());
   MT_CHECK(mat1.dim() == 2, "mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
   MT_CHECK(mat2.dim() == 2, "mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
   check_multipliable(mat1, mat2);

@@ -18,6 +18,18 @@ Tensor& zero_grad_inplace(DispatchKeySet ks, Tensor& self, Args... args) {
   return self;
 }
 
+// PyTorch's logical_*_ write through their out= forms, which autograd does not see: a leaf that requires
+// grad (or a view of one) may be written and stays as it was. On other tensors they record a node
+// like the comparisons'.
+template <typename Op, typename... Args>
+Tensor& logical_inplace(DispatchKeySet ks, Tensor& self, Args... args) {
+  const AutogradMeta* meta = get_autograd_meta(self);
+  const Tensor& root = meta && meta->view ? meta->view->base : self;
+  if (root.is_leaf() && requires_grad(root))
+    return below_autograd([&]() -> Tensor& { return Op::redispatch(ks & after_autograd_keyset, self, args...); });
+  return zero_grad_inplace<Op>(ks, self, args...);
+}
+
 // (tests/autograd/formulas_coverage_test.cpp keeps its own copy of this list, to notice changes to it.)
 const std::vector<std::string>& non_differentiable_ops() {
   static const std::vector<std::string> ops = [] {
@@ -50,9 +62,9 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("le_.Tensor", MT_FN((zero_grad_inplace<ops::le__Tensor, const Tensor&>)));
   m.impl("gt_.Tensor", MT_FN((zero_grad_inplace<ops::gt__Tensor, const Tensor&>)));
   m.impl("ge_.Tensor", MT_FN((zero_grad_inplace<ops::ge__Tensor, const Tensor&>)));
-  m.impl("logical_not_", MT_FN((zero_grad_inplace<ops::logical_not_>)));
-  m.impl("logical_and_", MT_FN((zero_grad_inplace<ops::logical_and_, const Tensor&>)));
-  m.impl("logical_or_", MT_FN((zero_grad_inplace<ops::logical_or_, const Tensor&>)));
+  m.impl("logical_not_", MT_FN((logical_inplace<ops::logical_not_>)));
+  m.impl("logical_and_", MT_FN((logical_inplace<ops::logical_and_, const Tensor&>)));
+  m.impl("logical_or_", MT_FN((logical_inplace<ops::logical_or_, const Tensor&>)));
   m.impl("bernoulli_.float", MT_FN((zero_grad_inplace<ops::bernoulli__float, double, Generator*>)));
 }
 

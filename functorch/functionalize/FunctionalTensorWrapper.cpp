@@ -38,11 +38,14 @@ FunctionalTensorWrapper::FunctionalTensorWrapper(Tensor value, int64_t level, bo
       storage_(std::make_shared<FunctionalStorage>(value)),
       positions_(base_positions(value)),
       generation_(0) {
-  set_value(std::move(value));
+  // A base shows its value's strides, even where they overlap or leave gaps (an expanded or stepped
+  // input), so that reshape copies it where eager mode would.
+  set_storage_and_geometry(value.unsafeGetTensorImpl()->storage(), value.sizes(), value.strides(), 0);
+  value_ = std::move(value);
 }
 
 FunctionalTensorWrapper::FunctionalTensorWrapper(const FunctionalTensorWrapper& parent, Tensor value, ViewStep step,
-                                                 Tensor positions)
+                                                 Tensor positions, const Tensor& geometry)
     : TensorImpl(value.unsafeGetTensorImpl()->storage(), value.dtype(), functional_key_set(value)),
       level_(parent.level_),
       reapply_views_(parent.reapply_views_),
@@ -52,7 +55,9 @@ FunctionalTensorWrapper::FunctionalTensorWrapper(const FunctionalTensorWrapper& 
       positions_(std::move(positions)),
       generation_(parent.storage_->generation) {
   view_steps_.push_back(std::move(step));
-  set_value(std::move(value));
+  set_storage_and_geometry(value.unsafeGetTensorImpl()->storage(), geometry.sizes(), geometry.strides(),
+                           geometry.storage_offset());
+  value_ = std::move(value);
 }
 
 void FunctionalTensorWrapper::sync() {
@@ -94,15 +99,16 @@ void FunctionalTensorWrapper::replace_storage(Tensor new_value) {
   storage_ = std::make_shared<FunctionalStorage>(new_value);
   positions_ = base_positions(new_value);
   generation_ = 0;
-  set_value(std::move(new_value));
+  set_storage_and_geometry(new_value.unsafeGetTensorImpl()->storage(), new_value.sizes(), new_value.strides(), 0);
+  value_ = std::move(new_value);
 }
 
-// The wrapper shows the geometry the tensor has in eager mode (its positions'), whatever its value's
-// is: autograd above places a view's gradient in its base by these strides and offsets.
+// The wrapper keeps the geometry the tensor has in eager mode, whatever its value's is: autograd above
+// places a view's gradient in its base by these strides and offsets.
 void FunctionalTensorWrapper::set_value(Tensor value) {
   MT_INTERNAL_ASSERT(value.dtype() == dtype(), "a functional tensor keeps its dtype");
-  set_storage_and_geometry(value.unsafeGetTensorImpl()->storage(), positions_.sizes(), positions_.strides(),
-                           positions_.storage_offset());
+  const DimVector sizes = to_dim_vector(this->sizes()), strides = to_dim_vector(this->strides());
+  set_storage_and_geometry(value.unsafeGetTensorImpl()->storage(), sizes, strides, storage_offset());
   value_ = std::move(value);
 }
 

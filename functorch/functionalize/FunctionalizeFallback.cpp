@@ -187,13 +187,14 @@ void functionalize_view(const OperatorHandle& op, Stack* stack, const Functional
   ViewStep step{op, {}};
   step.args.push_back(IValue());
   for (size_t i = 1; i < n; ++i) step.args.push_back(args[i]);
+  // The view's eager geometry first, so that a view eager mode refuses is refused with its error.
+  const Tensor geometry = replay_view(step, meta_twin(self), /*backend_only=*/true);
   Tensor positions = replay_view(step, parent->positions(), /*backend_only=*/true);
 
-  // contiguous is a view only when self already is contiguous: in eager mode (its positions are) and
-  // as stored (its value is).
+  // contiguous is a view only when self already is contiguous: in eager mode and as stored (its value).
   parent->sync();
   if (schema.op.name == "contiguous") {
-    if (positions.is_contiguous() && parent->value().is_contiguous()) {
+    if (self.is_contiguous() && parent->value().is_contiguous()) {
       stack->erase(stack->end() - n, stack->end());
       stack->push_back(IValue(self));
     } else {
@@ -207,7 +208,8 @@ void functionalize_view(const OperatorHandle& op, Stack* stack, const Functional
       interpreter.reapply_views() ? replay_view(step, parent->value()) : mt::take(parent->storage()->base, positions);
   stack->erase(stack->end() - n, stack->end());
   stack->push_back(IValue(Tensor(
-      make_intrusive<FunctionalTensorWrapper>(*parent, std::move(value), std::move(step), std::move(positions)))));
+      make_intrusive<FunctionalTensorWrapper>(*parent, std::move(value), std::move(step), std::move(positions),
+                                              geometry))));
 }
 
 bool is_view_op(const FunctionSchema& schema) {

@@ -5,11 +5,12 @@
 namespace mt {
 namespace {
 
-// input @ weight^T + bias. With a bias, a 2-D input (or a contiguous batch of rows, folded into one
-// matrix) takes addmm, which adds the bias inside the GEMM.
+// input @ weight^T + bias. With a bias, a 1-D or 2-D input (or a contiguous batch of rows, folded into
+// one matrix) takes addmm, which adds the bias inside the GEMM, as in PyTorch 2.x.
 Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias) {
   const bool has_bias = bias && bias->defined();
   if (has_bias && input.dim() == 2) return mt::addmm(*bias, input, weight.t());
+  if (has_bias && input.dim() == 1) return mt::addmm(*bias, input.unsqueeze(0), weight.t()).squeeze(0);
   if (has_bias && input.dim() >= 3 && input.is_contiguous()) {
     const IntArrayRef leading = input.sizes().slice(0, input.dim() - 1);
     int64_t rows = 1;

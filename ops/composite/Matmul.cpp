@@ -28,6 +28,9 @@ Shape concat(IntArrayRef a, std::initializer_list<int64_t> b) {
 Tensor matrix_vector(const Tensor& mat, const Tensor& vec) {
   MT_CHECK(mat.size(1) == vec.size(0), "size mismatch, got input (", mat.size(0), "), mat (", mat.size(0), "x",
            mat.size(1), "), vec (", vec.size(0), ")");
+  // PyTorch's mv is addmv into a result made like vec, which its message names first.
+  MT_CHECK_TYPE(mat.dtype() == vec.dtype(), "addmv input tensors must have the same dtype, but got ", vec.dtype(),
+                ", ", mat.dtype(), ", and ", vec.dtype());
   return mt::mm(mat, vec.unsqueeze(1)).squeeze(1);
 }
 

@@ -89,6 +89,36 @@ TEST(FormulaCoverage, NonDifferentiableOpsGiveOutputsThatDoNotRequireGrad) {
   EXPECT_EQ(h.grad_fn()->name(), "ZeroGradBackward0");
 }
 
+// PyTorch's logical_*_ write through their out= forms, which autograd does not see: a leaf that requires
+// grad, or a view of one, may be written (PyTorch 2.x allows it; the comparisons' in-place forms do not).
+TEST(FormulaCoverage, LogicalInPlaceOpsMayWriteALeafThatRequiresGrad) {
+  Tensor x = mt::tensor({0.0, 2.0, -1.0}).requires_grad_();
+  const int64_t version = x._version();
+  x.logical_and_(mt::tensor({1.0, 1.0, 0.0}));
+  EXPECT_EQ(values(x), (std::vector<double>{0, 1, 0}));
+  EXPECT_TRUE(x.requires_grad());
+  EXPECT_TRUE(x.is_leaf());
+  EXPECT_EQ(x.grad_fn(), nullptr);
+  EXPECT_GT(x._version(), version);
+  x.logical_or_(mt::tensor({0.0, 0.0, 3.0}));
+  EXPECT_EQ(values(x), (std::vector<double>{0, 1, 1}));
+  Tensor v = x.slice(0, 0, 2);
+  v.logical_not_();
+  EXPECT_EQ(values(x), (std::vector<double>{1, 0, 1}));
+  EXPECT_TRUE(x.is_leaf());
+  try {
+    x.gt_(0.5);
+    ADD_FAILURE() << "gt_ on a leaf that requires grad did not raise";
+  } catch (const mt::Error& e) {
+    EXPECT_STREQ(e.what(), "a leaf Variable that requires grad is being used in an in-place operation.");
+  }
+  // On a tensor with history they record a node that passes no gradient, like the comparisons.
+  Tensor h = x * 2.0;
+  h.logical_not_();
+  EXPECT_EQ(h.grad_fn()->name(), "ZeroGradBackward0");
+  EXPECT_EQ(values(mt::autograd::grad({(h * 1.0).sum()}, {x})[0]), (std::vector<double>{0, 0, 0}));
+}
+
 // An op with a kernel but no formula, as a test library registers it.
 struct NoFormulaOps {
   mt::Library def{mt::Library::DEF, "t_formula_cov"};

@@ -144,6 +144,31 @@ TEST(Functionalize, AViewTakenBeforeTheBaseIsMutatedSeesTheMutation) {
       {mt::randn({3, 3})});
 }
 
+// A functional tensor shows the strides it has in eager mode, even for inputs that are not dense: reshape
+// copies an expanded or permuted input, and view refuses it with eager mode's error.
+TEST(Functionalize, ReshapeOfAnExpandedOrPermutedInputCopiesAsInEagerMode) {
+  const Program f = [](const Inputs& in) -> std::vector<Tensor> {
+    return {in[0].expand({4, 3}).reshape({-1}), in[1].reshape({-1}), in[2].reshape({-1}), in[2].contiguous(),
+            in[2].t().reshape({3, 2})};
+  };
+  const Inputs inputs = {mt::arange(3, mt::kFloat32), x23.t(), mt::arange(3, mt::kFloat32).view({1, 3}).expand({2, 3})};
+  const std::vector<Tensor> expected = f(inputs);
+  for (FunctionalizeRemove remove : {FunctionalizeRemove::Mutations, FunctionalizeRemove::MutationsAndViews}) {
+    const std::vector<Tensor> actual = mt::functionalize(f, remove)(inputs);
+    ASSERT_EQ(actual.size(), expected.size());
+    for (size_t i = 0; i < actual.size(); ++i) expect_same(actual[i], expected[i]);
+    const Program g = [](const Inputs& in) -> std::vector<Tensor> { return {in[0].view({-1})}; };
+    try {
+      mt::functionalize(g, remove)({inputs[2]});
+      ADD_FAILURE() << "view of an expanded input did not raise";
+    } catch (const mt::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("view size is not compatible with input tensor's size and stride"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(Functionalize, InputsMutatedDirectlyAndThroughViewsAreWrittenBack) {
   check_both(
       [](const Inputs& in) -> std::vector<Tensor> {

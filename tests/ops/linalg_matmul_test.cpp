@@ -153,7 +153,10 @@ TEST(LinalgMatmul, Errors) {
                              "The size of tensor a (2) must match the size of tensor b (3) at non-singleton "
                              "dimension 0");
   expect_error<TypeError>([] { mt::matmul(mt::zeros({2, 3}, TensorOptions(kFloat64)), mt::zeros({3, 2})); },
-                          "expected scalar type mt.float64 but found mt.float32");
+                          "expected m1 and m2 to have the same dtype, but got: mt.float64 != mt.float32");
+  // 2-D @ 1-D is mv, PyTorch's addmv into a result made like the vector.
+  expect_error<TypeError>([] { mt::matmul(mt::zeros({2, 3}, TensorOptions(kFloat64)), mt::zeros({3})); },
+                          "addmv input tensors must have the same dtype, but got mt.float32, mt.float64, and mt.float32");
   expect_error<TypeError>([] { mt::matmul(mt::zeros({3}, TensorOptions(kInt64)), mt::zeros({3})); },
                           "dot : expected both vectors to have same dtype, but found mt.int64 and mt.float32");
 }
@@ -202,7 +205,7 @@ TEST(LinalgMv, Errors) {
       [] {
         mt::mv(mt::zeros({2, 3}, TensorOptions(kFloat64)), mt::zeros({3}));
       },
-      "expected scalar type mt.float64 but found mt.float32");
+      "addmv input tensors must have the same dtype, but got mt.float32, mt.float64, and mt.float32");
 }
 
 // --- linear ----------------------------------------------------------------------------------------------
@@ -272,7 +275,11 @@ TEST(LinalgLinear, MetaAndErrors) {
                              "both arguments to matmul need to be at least 1D, but they are 0D and 2D");
   const Tensor f64_bias = mt::zeros({4}, TensorOptions(kFloat64));
   expect_error<TypeError>([&] { mt::linear(mt::zeros({2, 3}), mt::zeros({4, 3}), f64_bias); },
-                          "self and mat2 must have the same dtype");
+                          "self and mat2 must have the same dtype, but got mt.float64 and mt.float32");
+  expect_error<TypeError>([&] { mt::linear(mt::zeros({2, 3}, TensorOptions(kFloat64)), mt::zeros({4, 3}), mt::zeros({4})); },
+                          "mat1 and mat2 must have the same dtype, but got mt.float64 and mt.float32");
+  expect_error<TypeError>([&] { mt::linear(mt::zeros({2, 3}), mt::zeros({4, 3}, TensorOptions(kFloat64))); },
+                          "expected m1 and m2 to have the same dtype, but got: mt.float32 != mt.float64");
 }
 
 // --- outer -----------------------------------------------------------------------------------------------

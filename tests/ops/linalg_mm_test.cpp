@@ -170,7 +170,7 @@ TEST(LinalgMm, Errors) {
   expect_error<RuntimeError>([&] { mt::mm(mt::zeros({2, 3, 1}), mt::zeros({4, 5})); }, "self must be a matrix");
   expect_error<RuntimeError>([&] { mt::mm(f, mt::zeros({3})); }, "mat2 must be a matrix");
   expect_error<TypeError>([&] { mt::mm(f, mt::zeros({3, 5}, TensorOptions(kFloat64))); },
-                          "expected scalar type mt.float32 but found mt.float64");
+                          "expected m1 and m2 to have the same dtype, but got: mt.float32 != mt.float64");
   // Shapes are checked before dtypes, as PyTorch does.
   expect_error<RuntimeError>([&] { mt::mm(f, mt::zeros({4, 5}, TensorOptions(kFloat64))); },
                              "mat1 and mat2 shapes cannot be multiplied");
@@ -272,9 +272,11 @@ TEST(LinalgAddmm, Errors) {
   const TensorOptions f64(kFloat64);
   // dtypes first (self against mat2, then mat1 against mat2), then dims, shapes and self's broadcast.
   expect_error<TypeError>([&] { mt::addmm(mt::zeros({2, 5}, f64), f, mt::zeros({4, 5})); },
-                          "self and mat2 must have the same dtype");
-  expect_error<TypeError>([&] { mt::addmm(s, f, mt::zeros({3, 5}, f64)); }, "self and mat2 must have the same dtype");
-  expect_error<TypeError>([&] { mt::addmm(s, mt::zeros({2, 3}, f64), g); }, "mat1 and mat2 must have the same dtype");
+                          "self and mat2 must have the same dtype, but got mt.float64 and mt.float32");
+  expect_error<TypeError>([&] { mt::addmm(s, f, mt::zeros({3, 5}, f64)); },
+                          "self and mat2 must have the same dtype, but got mt.float32 and mt.float64");
+  expect_error<TypeError>([&] { mt::addmm(s, mt::zeros({2, 3}, f64), g); },
+                          "mat1 and mat2 must have the same dtype, but got mt.float64 and mt.float32");
   expect_error<RuntimeError>([&] { mt::addmm(s, mt::zeros({2, 3, 1}), g); }, "mat1 must be a matrix, got 3-D tensor");
   expect_error<RuntimeError>([&] { mt::addmm(s, f, mt::zeros({3})); }, "mat2 must be a matrix, got 1-D tensor");
   expect_error<RuntimeError>([&] { mt::addmm(s, f, mt::zeros({4, 5})); },
