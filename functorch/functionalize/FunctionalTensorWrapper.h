@@ -10,12 +10,10 @@
 // ops, or by taking its positions) before its next use.
 //
 // Positions: the row-major index, in `base`, of each element of the wrapper: the view ops replayed on
-// an arange of the base's shape (laid out as the base's value where that is dense). They locate a
-// view's elements in `base` for put and take.
-//
-// Geometry: the wrapper shows the sizes and strides it would have in eager mode (a base its value's, a
-// view the view ops replayed on a meta tensor of its parent's geometry), which reshape, contiguous and
-// autograd (placing a view's gradient in its base) rely on.
+// an arange of the base's shape (laid out as the base's value; elements that share memory share a
+// position). They locate a view's elements in
+// `base` for put and take, and their geometry is the one the wrapper shows: the one it would have in
+// eager mode, which autograd relies on to place a view's gradient in its base.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -41,10 +39,8 @@ class FunctionalTensorWrapper : public TensorImpl {
  public:
   // A new base: `value` owns its aliased memory (an input, or the result of a functional op).
   FunctionalTensorWrapper(Tensor value, int64_t level, bool reapply_views, std::shared_ptr<const bool> alive);
-  // A view of `parent`: `value` is the view's value, `step` the view op that made it from the parent,
-  // `geometry` a meta tensor with the sizes, strides and offset the view has in eager mode.
-  FunctionalTensorWrapper(const FunctionalTensorWrapper& parent, Tensor value, ViewStep step, Tensor positions,
-                          const Tensor& geometry);
+  // A view of `parent`: `value` is the view's value, `step` the view op that made it from the parent.
+  FunctionalTensorWrapper(const FunctionalTensorWrapper& parent, Tensor value, ViewStep step, Tensor positions);
 
   const Tensor& value() const { return value_; }
   int64_t level() const { return level_; }
@@ -54,7 +50,7 @@ class FunctionalTensorWrapper : public TensorImpl {
   bool reapply_views() const { return reapply_views_; }
   const std::shared_ptr<FunctionalStorage>& storage() const { return storage_; }
   const std::vector<ViewStep>& view_steps() const { return view_steps_; }
-  // int64 positions of this wrapper's elements in the base.
+  // int64 positions of this wrapper's elements in the base, with the geometry eager mode would give it.
   const Tensor& positions() const { return positions_; }
 
   bool is_up_to_date() const { return generation_ == storage_->generation; }
@@ -81,6 +77,9 @@ class FunctionalTensorWrapper : public TensorImpl {
   std::shared_ptr<FunctionalStorage> storage_;
   std::vector<ViewStep> view_steps_;
   Tensor positions_;
+  // A base that is not dense (an expanded or stepped input) reads its value through its positions, as
+  // views do, so that a write through a view reaches every element that shares its memory.
+  bool reads_through_positions_ = false;
   uint64_t generation_;
 };
 

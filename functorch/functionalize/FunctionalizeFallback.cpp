@@ -187,16 +187,21 @@ void functionalize_view(const OperatorHandle& op, Stack* stack, const Functional
   ViewStep step{op, {}};
   step.args.push_back(IValue());
   for (size_t i = 1; i < n; ++i) step.args.push_back(args[i]);
-  // The view's eager geometry first, so that a view eager mode refuses is refused with its error.
-  const Tensor geometry = replay_view(step, meta_twin(self), /*backend_only=*/true);
   Tensor positions = replay_view(step, parent->positions(), /*backend_only=*/true);
 
-  // contiguous is a view only when self already is contiguous: in eager mode and as stored (its value).
+  // contiguous is a view only when self already is contiguous: in eager mode (its positions are, not
+  // the replayed ones, which contiguous made so) and as stored (its value is).
   parent->sync();
   if (schema.op.name == "contiguous") {
-    if (self.is_contiguous() && parent->value().is_contiguous()) {
+    if (parent->positions().is_contiguous() && parent->value().is_contiguous()) {
       stack->erase(stack->end() - n, stack->end());
       stack->push_back(IValue(self));
+    } else if (parent->value().is_contiguous()) {
+      // Eager mode copies; contiguous of the value would alias it.
+      const Tensor copy = mt::clone(parent->value());
+      stack->erase(stack->end() - n, stack->end());
+      stack->push_back(IValue(copy));
+      interpreter.wrap_results(stack, 1);
     } else {
       unwrap_args(stack, n, level);
       op.callBoxed(stack);
@@ -208,8 +213,7 @@ void functionalize_view(const OperatorHandle& op, Stack* stack, const Functional
       interpreter.reapply_views() ? replay_view(step, parent->value()) : mt::take(parent->storage()->base, positions);
   stack->erase(stack->end() - n, stack->end());
   stack->push_back(IValue(Tensor(
-      make_intrusive<FunctionalTensorWrapper>(*parent, std::move(value), std::move(step), std::move(positions),
-                                              geometry))));
+      make_intrusive<FunctionalTensorWrapper>(*parent, std::move(value), std::move(step), std::move(positions)))));
 }
 
 bool is_view_op(const FunctionSchema& schema) {

@@ -169,6 +169,17 @@ TEST(Functionalize, ReshapeOfAnExpandedOrPermutedInputCopiesAsInEagerMode) {
   }
 }
 
+// A write through one row of an expanded view reaches every row, which share its memory.
+TEST(Functionalize, MutationThroughARowOfAnExpandedViewReachesEveryRow) {
+  check_both(
+      [](const Inputs& in) -> std::vector<Tensor> {
+        const Tensor y = in[0].expand({4, 3});
+        y.select(0, 1).add_(10);
+        return {y.clone(), y.reshape({-1})};
+      },
+      {mt::arange(3, mt::kFloat32)});
+}
+
 TEST(Functionalize, InputsMutatedDirectlyAndThroughViewsAreWrittenBack) {
   check_both(
       [](const Inputs& in) -> std::vector<Tensor> {
