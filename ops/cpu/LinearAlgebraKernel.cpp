@@ -267,10 +267,21 @@ struct Gemm {
 // costs more than it saves.
 constexpr int64_t kGemmParallelWork = 1 << 20;
 
+// int64 products and sums are computed in uint64, where overflow wraps around as PyTorch's results do
+// instead of being undefined.
+template <typename T>
+using compute_t = std::conditional_t<std::is_same_v<T, int64_t>, uint64_t, T>;
+
+template <typename T, typename C = compute_t<T>>
+const C* compute_data(const Tensor& t) {
+  return reinterpret_cast<const C*>(t.data_ptr<T>());
+}
+
 template <typename T>
 void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Tensor& b, const Scalar& beta,
                 const Scalar& alpha) {
-  using M = opmath_t<T>;
+  using C = compute_t<T>;
+  using M = opmath_t<C>;
   const int64_t d = out.dim() - 2;  // 1 for a batch
   const int64_t batch = d ? out.size(0) : 1;
   const int64_t m = out.size(d), n = out.size(d + 1), k = a.size(d + 1);
@@ -279,10 +290,11 @@ void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Te
   };
   auto batch_stride = [d](const Tensor& t) { return d ? t.stride(0) : 0; };
 
-  Gemm<T> first{matrix(out, out.data_ptr<T>()), {}, matrix(a, static_cast<const T*>(a.data_ptr<T>())),
-                matrix(b, static_cast<const T*>(b.data_ptr<T>())), false, beta.to<M>(), alpha.to<M>()};
+  Gemm<C> first{matrix(out, const_cast<C*>(compute_data<T>(out))), {}, matrix(a, compute_data<T>(a)),
+                matrix(b, compute_data<T>(b)), false, static_cast<M>(beta.to<opmath_t<T>>()),
+                static_cast<M>(alpha.to<opmath_t<T>>())};
   if (self.defined() && first.beta != M(0)) {
-    first.self = matrix(self, static_cast<const T*>(self.data_ptr<T>()));
+    first.self = matrix(self, compute_data<T>(self));
     first.use_self = true;
   }
   if (out.numel() == 0) return;
@@ -300,7 +312,7 @@ void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Te
   parallel_for(0, tasks, serial ? tasks : 1, [&](int64_t begin, int64_t end) {
     for (int64_t task = begin; task < end; ++task) {
       const int64_t i = task / splits, part = task % splits;
-      Gemm<T> g = first;
+      Gemm<C> g = first;
       g.out.data += i * batch_stride(out);
       g.a.data += i * batch_stride(a);
       g.b.data += i * batch_stride(b);
@@ -324,20 +336,21 @@ void gemm_kernel(const Tensor& out, const Tensor& self, const Tensor& a, const T
 // Calls f with an Eigen vector map of t's elements: a plain one when they are contiguous.
 template <typename T, typename F>
 void with_vector(const Tensor& t, F&& f) {
-  using Vector = Eigen::Matrix<T, Dyn, 1>;
+  using C = compute_t<T>;
+  using Vector = Eigen::Matrix<C, Dyn, 1>;
   using StridedVector = Eigen::Map<const Vector, Eigen::Unaligned, Eigen::InnerStride<>>;
-  const T* data = t.data_ptr<T>();
+  const C* data = compute_data<T>(t);
   if (t.stride(0) == 1) f(Eigen::Map<const Vector>(data, t.numel()));
   else f(StridedVector(data, t.numel(), Eigen::InnerStride<>(t.stride(0))));
 }
 
 void dot_kernel(const Tensor& out, const Tensor& a, const Tensor& b) {
   dispatch_numeric_types(a.dtype(), "dot", [&]<typename T>() {
-    using M = opmath_t<T>;
+    using M = opmath_t<compute_t<T>>;
     M sum{};
     with_vector<T>(a, [&](const auto& x) {
       with_vector<T>(b, [&](const auto& y) {
-        if constexpr (std::is_same_v<T, M>) sum = x.dot(y);
+        if constexpr (std::is_same_v<compute_t<T>, M>) sum = x.dot(y);
         else sum = x.template cast<M>().dot(y.template cast<M>());
       });
     });

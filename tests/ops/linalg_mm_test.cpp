@@ -120,6 +120,17 @@ TEST(LinalgMm, SixteenBitTypesSumInFloat) {
   }
 }
 
+// int64 products and sums wrap around, as in PyTorch (computed unsigned: no undefined behaviour).
+TEST(LinalgMm, Int64OverflowWrapsAround) {
+  const int64_t big = std::numeric_limits<int64_t>::max(), low = std::numeric_limits<int64_t>::min();
+  const Tensor a = mt::tensor({big, low, int64_t{3}}).view({1, 3}), b = mt::tensor({int64_t{2}, low, big}).view({3, 1});
+  const uint64_t expected = static_cast<uint64_t>(big) * 2u + static_cast<uint64_t>(low) * static_cast<uint64_t>(low) +
+                            3u * static_cast<uint64_t>(big);
+  EXPECT_EQ(mt::mm(a, b).item<int64_t>(), static_cast<int64_t>(expected));
+  EXPECT_EQ(mt::dot(a.view({3}), b.view({3})).item<int64_t>(), static_cast<int64_t>(expected));
+  EXPECT_EQ(mt::bmm(a.unsqueeze(0), b.unsqueeze(0)).item<int64_t>(), static_cast<int64_t>(expected));
+}
+
 TEST(LinalgMm, ZeroSizeDims) {
   EXPECT_EQ(mt::mm(mt::ones({0, 3}), mt::ones({3, 4})).sizes(), IntArrayRef({0, 4}));
   EXPECT_EQ(mt::mm(mt::ones({3, 4}), mt::ones({4, 0})).sizes(), IntArrayRef({3, 0}));
