@@ -57,7 +57,7 @@ bool gradcheck(const std::function<Tensor(const variable_list&)>& f, const varia
   variable_list wrt;
   for (size_t i : checked) wrt.push_back(inputs[i]);
   for (int64_t j = 0; j < n_out; ++j) {
-    Tensor grad_output = zeros_like(out);
+    Tensor grad_output = zeros(out.sizes(), out.options());  // contiguous, so that view(-1) reaches element j
     grad_output.view({-1}).select(0, j).fill_(1);
     const variable_list grads = grad({out}, wrt, {grad_output}, /*retain_graph=*/true, false, /*allow_unused=*/true);
     for (size_t c = 0; c < checked.size(); ++c) {

@@ -28,6 +28,25 @@ void BM_AddLarge(benchmark::State& state) {
 }
 BENCHMARK(BM_AddLarge)->Arg(1 << 20)->Arg(1 << 24)->UseRealTime();
 
+// A tensor times a Python scalar (SGD's lr * grad): the scalar is read once and the loop runs over
+// the tensor alone.
+void BM_MulScalarLarge(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  mt::Tensor a = mt::ones({n});
+  for (auto _ : state) benchmark::DoNotOptimize(mt::mul(a, 0.5));
+  state.SetBytesProcessed(state.iterations() * n * 8);
+}
+BENCHMARK(BM_MulScalarLarge)->Arg(1 << 20)->UseRealTime();
+
+// A transposed input: the loop follows its memory, and the result keeps its layout.
+void BM_AddTransposed(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  mt::Tensor a = mt::ones({n, n}).t();
+  for (auto _ : state) benchmark::DoNotOptimize(mt::add(a, a));
+  state.SetBytesProcessed(state.iterations() * n * n * 12);
+}
+BENCHMARK(BM_AddTransposed)->Arg(1024)->UseRealTime();
+
 // The vectorised math kernels on 1M float32 values in [-10, 10] (in [0, 10] for sqrt).
 using UnaryOut = mt::Tensor& (*)(mt::Tensor&, const mt::Tensor&);
 void BM_UnaryLarge(benchmark::State& state, UnaryOut op, bool nonnegative) {

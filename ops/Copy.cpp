@@ -37,10 +37,7 @@ Tensor& copy_(Tensor& self, const Tensor& src, bool /*non_blocking*/) {
 // A new tensor laid out as clone(self) would be, then the copy_ op: every backend with copy_ has it,
 // and being CompositeExplicitAutograd it keeps its own derivative.
 Tensor copy(const Tensor& self, const Tensor& src, bool non_blocking) {
-  const DimVector strides = is_non_overlapping_and_dense(self.sizes(), self.strides())
-                                ? to_dim_vector(self.strides())
-                                : dense_strides_like(self.sizes(), self.strides());
-  Tensor out = ops::empty_strided::call(self.sizes(), strides, self.dtype(), self.device());
+  Tensor out = ops::empty_strided::call(self.sizes(), preserve_format_strides(self), self.dtype(), self.device());
   ops::copy_::call(out, src, non_blocking);
   return out;
 }

@@ -20,10 +20,9 @@ Tensor to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::optiona
   const ScalarType out_dtype = dtype.value_or(self.dtype());
   const Device out_device = device.value_or(self.device());
   MT_CHECK_NOT_IMPLEMENTED(!self.is_meta() || out_device.is_meta(), "Cannot copy out of meta tensor; no data!");
-  // Dense inputs keep their strides, as PyTorch's preserve_format; others come out contiguous.
-  Tensor out = is_non_overlapping_and_dense(self.sizes(), self.strides())
-                   ? ops::empty_strided::call(self.sizes(), self.strides(), out_dtype, out_device)
-                   : ops::empty::call(self.sizes(), out_dtype, out_device);
+  Tensor out = self.is_contiguous() ? ops::empty::call(self.sizes(), out_dtype, out_device)
+                                    : ops::empty_strided::call(self.sizes(), preserve_format_strides(self), out_dtype,
+                                                               out_device);
   if (out.is_meta()) return out;
   out.copy_(self, non_blocking);
   return out;

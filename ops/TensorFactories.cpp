@@ -11,6 +11,7 @@
 #include "dispatch/Library.h"
 #include "dispatch/LocalDispatchKeySet.h"
 #include "ops/Operators.h"
+#include "ops/Views.h"
 #include "tensor/DtypeDispatch.h"
 
 namespace mt {
@@ -215,29 +216,48 @@ void register_backend_kernels(Library& m) {
   m.impl("randint.low", MT_FN(randint_low));
 }
 
-// --- *_like: the plain factory with self's size, dtype and device --------------------------------------------
+// --- *_like: self's size, dtype, device and layout (PyTorch's preserve_format) --------------------------------
 
 ScalarType dtype_like(const Tensor& self, std::optional<ScalarType> dtype) { return dtype.value_or(self.dtype()); }
 Device device_like(const Tensor& self, std::optional<Device> device) { return device.value_or(self.device()); }
 
 Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return ops::empty::call(self.sizes(), dtype_like(self, dtype), device_like(self, device));
+  if (self.is_contiguous()) return ops::empty::call(self.sizes(), dtype_like(self, dtype), device_like(self, device));
+  return ops::empty_strided::call(self.sizes(), preserve_format_strides(self), dtype_like(self, dtype),
+                                  device_like(self, device));
+}
+// Contiguous tensors take the plain factory; others a tensor laid out like self, filled with its values.
+Tensor made_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                 const Tensor& values) {
+  if (self.is_contiguous()) return values;
+  Tensor out = empty_like(self, dtype, device);
+  ops::copy_::call(out, values, false);
+  return out;
+}
+Tensor filled_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                   const Scalar& value) {
+  if (self.is_contiguous()) return ops::full::call(self.sizes(), value, dtype_like(self, dtype), device_like(self, device));
+  Tensor out = empty_like(self, dtype, device);
+  ops::fill__Scalar::call(out, value);
+  return out;
 }
 Tensor zeros_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return ops::zeros::call(self.sizes(), dtype_like(self, dtype), device_like(self, device));
+  return filled_like(self, dtype, device, 0);
 }
 Tensor ones_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return ops::ones::call(self.sizes(), dtype_like(self, dtype), device_like(self, device));
+  return filled_like(self, dtype, device, 1);
 }
 Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
                  std::optional<Device> device) {
-  return ops::full::call(self.sizes(), fill_value, dtype_like(self, dtype), device_like(self, device));
+  return filled_like(self, dtype, device, fill_value);
 }
 Tensor rand_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return ops::rand::call(self.sizes(), nullptr, dtype_like(self, dtype), device_like(self, device));
+  return made_like(self, dtype, device,
+                   ops::rand::call(self.sizes(), nullptr, dtype_like(self, dtype), device_like(self, device)));
 }
 Tensor randn_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return ops::randn::call(self.sizes(), nullptr, dtype_like(self, dtype), device_like(self, device));
+  return made_like(self, dtype, device,
+                   ops::randn::call(self.sizes(), nullptr, dtype_like(self, dtype), device_like(self, device)));
 }
 // Not a *_like (the size is given), but dispatched on self like them, so that transforms see it: a
 // gradient buffer made from a batched gradient is batched too.

@@ -146,6 +146,11 @@ DimVector dense_strides_like(IntArrayRef sizes, IntArrayRef strides) {
   return dense_strides(sizes, order);
 }
 
+DimVector preserve_format_strides(const Tensor& self) {
+  return is_non_overlapping_and_dense(self.sizes(), self.strides()) ? to_dim_vector(self.strides())
+                                                                    : dense_strides_like(self.sizes(), self.strides());
+}
+
 Tensor narrow_view(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   DimVector sizes = to_dim_vector(self.sizes());
   sizes[dim] = length;
@@ -328,12 +333,8 @@ Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) 
   return make_view(self, sizes, strides, storage_offset);
 }
 
-// PyTorch's preserve_format: a dense tensor keeps its strides, others get dense ones in the same order.
 Tensor clone(const Tensor& self) {
-  const DimVector strides = is_non_overlapping_and_dense(self.sizes(), self.strides())
-                                ? to_dim_vector(self.strides())
-                                : dense_strides_like(self.sizes(), self.strides());
-  Tensor out(TensorImpl::empty_strided(self.sizes(), strides, self.dtype(), self.device()));
+  Tensor out(TensorImpl::empty_strided(self.sizes(), preserve_format_strides(self), self.dtype(), self.device()));
   out.copy_(self);
   return out;
 }

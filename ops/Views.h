@@ -39,9 +39,12 @@ bool is_non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides);
 DimVector memory_order(IntArrayRef sizes, ArrayRef<IntArrayRef> operand_strides);
 // Dense strides that lay the dims out in `order` (innermost first).
 DimVector dense_strides(IntArrayRef sizes, IntArrayRef order);
-// Dense strides that keep the order of the dims in memory that `strides` has (PyTorch's
-// preserve_format for tensors that are not already dense: clone of a transpose stays transposed).
+// Dense strides that keep the order of the dims in memory that `strides` has.
 DimVector dense_strides_like(IntArrayRef sizes, IntArrayRef strides);
+// PyTorch's preserve_format, the strides of a new tensor like self (clone, to, the *_like factories):
+// self's own when they are dense, else dense ones in self's order (clone of a stepped transpose stays
+// transposed).
+DimVector preserve_format_strides(const Tensor& self);
 
 // The view self[..., start:start+length:1, ...] along an already wrapped dim.
 Tensor narrow_view(const Tensor& self, int64_t dim, int64_t start, int64_t length);

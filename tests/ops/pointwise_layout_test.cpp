@@ -76,6 +76,24 @@ TEST(PointwiseLayout, SizeOneDimsKeepTheInputsStrides) {
   EXPECT_EQ(strides_of(z + 1), (std::vector<int64_t>{1, 1}));
 }
 
+// preserve_format: dense inputs keep their strides, others get dense ones in their order (PyTorch 2.x).
+TEST(PointwiseLayout, FactoriesLikeClonesAndConversionsPreserveTheLayout) {
+  const Tensor x = mt::zeros({4, 6}).t();              // (6, 4) strides (1, 6)
+  const Tensor stepped = x.slice(0, 0, 6, 2);          // (3, 4) strides (2, 6)
+  const Tensor expanded = mt::zeros({1, 3}).expand({4, 3}).t();  // (3, 4) strides (1, 0)
+  const std::pair<Tensor, std::vector<int64_t>> cases[] = {
+      {x, {1, 6}}, {stepped, {1, 3}}, {expanded, {4, 1}}};
+  for (const auto& [t, strides] : cases) {
+    for (const Tensor& r : {mt::empty_like(t), mt::zeros_like(t), mt::ones_like(t), mt::full_like(t, 2.0),
+                            mt::rand_like(t), mt::randn_like(t), t.clone(), t.to(kFloat64), t + 1}) {
+      EXPECT_EQ(strides_of(r), strides);
+      EXPECT_EQ(r.sizes(), t.sizes());
+    }
+  }
+  EXPECT_EQ(values(mt::full_like(stepped, 2.0)), std::vector<double>(12, 2.0));
+  EXPECT_EQ(values(mt::ones_like(x)), std::vector<double>(24, 1.0));
+}
+
 TEST(PointwiseLayout, MetaTensorsGetTheSameStrides) {
   const Tensor x = mt::empty({2, 3, 4}, TensorOptions().device(Device("meta"))).permute({2, 0, 1});
   EXPECT_EQ(strides_of(x.sin()), strides_of(mt::empty({2, 3, 4}).permute({2, 0, 1}).sin()));
