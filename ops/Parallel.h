@@ -1,6 +1,7 @@
 #pragma once
 // Intra-op parallelism for CPU kernels: parallel_for splits [begin, end) into one contiguous chunk per
-// thread of a persistent pool (sized to the machine). Small ranges run inline on the caller.
+// thread of a persistent pool (sized to the machine), which the caller and the workers claim as they
+// come. Small ranges run inline on the caller.
 #include <cstdint>
 #include <functional>
 
@@ -9,6 +10,7 @@ namespace mt {
 // Below this many elements of work a kernel stays on one thread: waking a worker costs more.
 constexpr int64_t kParallelGrain = 32768;
 
+// The default is the machine's thread count, or MT_NUM_THREADS when it is set.
 int get_num_threads();
 void set_num_threads(int n);  // 1 turns intra-op parallelism off
 

@@ -4,8 +4,13 @@
 // per-index slots between threads, so CI also runs these tests under ThreadSanitizer.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -154,6 +159,42 @@ TEST(ParallelFor, RegionsFromSeveralThreadsAtOnceAllComplete) {
   }
   for (auto& t : callers) t.join();
   EXPECT_EQ(total.load(), int64_t{kCallers} * kRegions * 1000);
+}
+
+// The caller claims chunks as the workers do, so any thread may run any chunk: each runs exactly once,
+// whoever claimed it, in regions handed over back to back.
+TEST(ParallelFor, EveryChunkRunsOnceWhicheverThreadClaimsIt) {
+  const int threads = mt::get_num_threads();
+  constexpr int kRounds = 2000;
+  std::vector<std::atomic<int>> runs(static_cast<size_t>(threads) * kRounds);
+  for (int round = 0; round < kRounds; ++round) {
+    mt::parallel_for(0, threads, 1, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) runs[static_cast<size_t>(round * threads + i)].fetch_add(1);
+    });
+  }
+  for (auto& r : runs) ASSERT_EQ(r.load(), 1);
+}
+
+// MT_NUM_THREADS sets the default thread count; this test runs its own binary with it set, and the child
+// reports get_num_threads() as its exit status.
+TEST(ParallelFor, TheDefaultComesFromMtNumThreads) {
+  if (std::getenv("MT_PARALLEL_CHILD") != nullptr) std::_Exit(mt::get_num_threads());
+#ifdef __SANITIZE_THREAD__
+  GTEST_SKIP() << "no child processes under ThreadSanitizer (the Release and ASan stages run this test)";
+#endif
+  char self[4096] = {};
+  ASSERT_GT(readlink("/proc/self/exe", self, sizeof(self) - 1), 0);
+  auto child_threads = [&](const std::string& value) {
+    const std::string command = "MT_PARALLEL_CHILD=1 MT_NUM_THREADS=" + value + " '" + self +
+                                "' --gtest_filter=ParallelFor.TheDefaultComesFromMtNumThreads >/dev/null 2>&1";
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_EQ(child_threads("1"), 1);
+  EXPECT_EQ(child_threads("100000"), hardware) << "clamped to the machine";
+  EXPECT_EQ(child_threads("two"), hardware) << "ignored, with a warning";
+  EXPECT_EQ(child_threads("0"), hardware);
 }
 
 }  // namespace
