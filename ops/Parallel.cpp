@@ -63,7 +63,7 @@ class ThreadPool {
   }
   int size() const { return static_cast<int>(threads_.size()) + 1; }
 
-  // Runs job(i) for i in [0, n), n <= size(), the caller taking part.
+  // Runs job(i) for i in [0, n), n < 65536, the caller taking part.
   void run(int n, const std::function<void(int)>& job) {
     std::unique_lock<std::mutex> call_lock(call_mutex_);  // one parallel region at a time
     const uint64_t generation = ++generation_ & 0xffffffff;  // what claim_ holds of it
@@ -191,13 +191,13 @@ void set_num_threads(int n) { num_threads = std::clamp(n, 1, pool().size()); }
 void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function<void(int64_t, int64_t)>& f) {
   const int64_t n = end - begin;
   if (n <= 0) return;
-  const int64_t max_chunks = std::min<int64_t>(num_threads, (n + grain - 1) / std::max<int64_t>(grain, 1));
+  const int64_t grains = (n + grain - 1) / std::max<int64_t>(grain, 1);
   // Nested regions run inline: the pool is busy with the outer one.
-  if (max_chunks <= 1 || in_parallel_region) {
+  if (std::min<int64_t>(num_threads, grains) <= 1 || in_parallel_region) {
     f(begin, end);
     return;
   }
-  const int chunks = static_cast<int>(max_chunks);
+  const int chunks = static_cast<int>(std::min<int64_t>(int64_t{num_threads} * kChunksPerThread, grains));
   const int64_t per_chunk = (n + chunks - 1) / chunks;
   pool().run(chunks, [&](int i) {
     const int64_t b = begin + i * per_chunk;

@@ -73,11 +73,17 @@ TEST(ParallelFor, AnEmptyRangeCallsNothing) {
   EXPECT_EQ(calls.load(), 0);
 }
 
-TEST(ParallelFor, UsesOneChunkPerThreadAndRunsSmallRangesOnTheCaller) {
+TEST(ParallelFor, UsesUpToFourChunksPerThreadAndRunsSmallRangesOnTheCaller) {
   const int threads = mt::get_num_threads();
   std::atomic<int> chunks{0};
   mt::parallel_for(0, 1000, 1, [&](int64_t, int64_t) { chunks.fetch_add(1); });
-  EXPECT_EQ(chunks.load(), threads);
+  EXPECT_EQ(chunks.load(), threads == 1 ? 1 : threads * mt::kChunksPerThread);
+  chunks = 0;
+  mt::parallel_for(0, 3000, 1000, [&](int64_t b, int64_t e) {
+    chunks.fetch_add(1);
+    EXPECT_EQ(e - b, 1000) << "no chunk smaller than the grain";
+  });
+  EXPECT_EQ(chunks.load(), threads == 1 ? 1 : 3);
   expect_one_chunk_on_the_caller(100, 1000);
 }
 
