@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Side-by-side benchmarks of issue 19: microtorch_bench at 1 thread and at its default, against the libtorch
+# yardstick at 1 and 2 threads, interleaved ROUNDS times, then one table of medians and ratios.
+#   scripts/bench_compare.sh [--rounds N] [--busy] [--filter REGEX]
+# --busy runs a competing CPU-bound process (normal priority) for the whole measurement, as a compile would.
+# Yardstick: libtorch 2.x from a pip wheel when TORCH_WHEEL_DIR is set or TORCH_VENV (default /tmp/tvenv) has
+# torch (../shared/yardstick/get_torch_wheel.sh installs it), else Debian's libtorch 1.13, else none.
+# Optional tooling: nothing in the library or its tests depends on it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rounds=3
+busy=0
+filter='^BM_(MLPTrainStep|MLPInference|Matmul|AddLarge|SumLarge|AddSmallNoGrad|AddSmallInferenceMode|DispatchNoopUnboxed|DispatchNoopBoxed|PerSampleGradsVmap)(/|$)'
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) rounds=$2; shift 2 ;;
+    --busy) busy=1; shift ;;
+    --filter) filter=$2; shift 2 ;;
+    *) echo "usage: $0 [--rounds N] [--busy] [--filter REGEX]" >&2; exit 2 ;;
+  esac
+done
+
+build=${BUILD_DIR:-build}
+if [ ! -f "$build/build.ninja" ] && [ ! -f "$build/Makefile" ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+fi
+cmake --build "$build" --target microtorch_bench >/dev/null
+mt_bench=$(find "$build" -name microtorch_bench -type f -perm -u+x | head -n 1)
+
+wheel=${TORCH_WHEEL_DIR:-}
+venv=${TORCH_VENV:-/tmp/tvenv}
+if [ -z "$wheel" ] && [ -x "$venv/bin/python" ]; then
+  wheel=$("$venv/bin/python" -c 'import os, torch; print(os.path.dirname(torch.__file__))' 2>/dev/null || true)
+fi
+yardstick=""
+if [ -n "$wheel" ]; then
+  ybuild=${YARDSTICK_BUILD:-build-yardstick-wheel}
+  cmake -S ../shared/yardstick -B "$ybuild" -DCMAKE_BUILD_TYPE=Release -DTORCH_WHEEL_DIR="$wheel" >/dev/null
+elif [ -d /usr/share/libtorch ] || dpkg-query -W libtorch-dev >/dev/null 2>&1; then
+  ybuild=${YARDSTICK_BUILD:-build-yardstick}
+  cmake -S ../shared/yardstick -B "$ybuild" -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+if [ -n "${ybuild:-}" ]; then
+  cmake --build "$ybuild" --target libtorch_bench >/dev/null
+  yardstick="$ybuild/libtorch_bench"
+else
+  echo "no libtorch found (see ../shared/yardstick/README.md): microtorch only" >&2
+fi
+
+out=$(mktemp -d)
+busy_pid=""
+cleanup() {
+  [ -n "$busy_pid" ] && kill "$busy_pid" 2>/dev/null || true
+  rm -rf "$out"
+}
+trap cleanup EXIT
+if [ "$busy" = 1 ]; then
+  sh -c 'while :; do :; done' &
+  busy_pid=$!
+fi
+
+min_time=${BENCH_MIN_TIME:-0.3}
+for round in $(seq "$rounds"); do
+  for threads in 1 default; do
+    if [ "$threads" = default ]; then env_threads=(env -u MT_NUM_THREADS); else env_threads=(env MT_NUM_THREADS=1); fi
+    "${env_threads[@]}" "$mt_bench" --benchmark_filter="$filter" --benchmark_min_time="$min_time" \
+      --benchmark_format=json >"$out/mt-$threads-$round.json" 2>/dev/null
+  done
+  if [ -n "$yardstick" ]; then
+    for threads in 1 2; do
+      YARDSTICK_THREADS=$threads OMP_NUM_THREADS=$threads "$yardstick" --benchmark_filter="$filter" \
+        --benchmark_min_time="$min_time" --benchmark_format=json >"$out/lt-$threads-$round.json" 2>/dev/null
+    done
+  fi
+  echo "round $round of $rounds done" >&2
+done
+
+python3 - "$out" "$busy" <<'EOF'
+import glob, json, os, statistics, sys
+out, busy = sys.argv[1], sys.argv[2] == "1"
+scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+runs = {}  # (impl-threads, name) -> [microseconds]
+for path in glob.glob(os.path.join(out, "*.json")):
+    config = "-".join(os.path.basename(path).split("-")[:2])
+    for b in json.load(open(path))["benchmarks"]:
+        name = b["name"].removesuffix("/real_time")
+        runs.setdefault((config, name), []).append(b["real_time"] * scale[b["time_unit"]])
+names = sorted({n for _, n in runs}, key=lambda n: (n.split("/")[0], int(n.split("/")[1]) if "/" in n else 0))
+med = lambda c, n: statistics.median(runs[(c, n)]) if (c, n) in runs else None
+fmt = lambda v: f"{v:.2f}" if v is not None and v < 10 else (f"{v:.1f}" if v is not None else "")
+ratio = lambda a, b: f"{a / b:.2f}x" if a is not None and b is not None else ""
+print(f"medians (us per iteration) of {len(glob.glob(os.path.join(out, 'mt-1-*.json')))} rounds, "
+      f"{'with' if busy else 'without'} a competing busy process")
+print("| benchmark | mt 1 thread | mt default | default / 1 thread | libtorch 1 | libtorch 2 | mt default / best libtorch |")
+print("|---|---|---|---|---|---|---|")
+for n in names:
+    m1, md, l1, l2 = med("mt-1", n), med("mt-default", n), med("lt-1", n), med("lt-2", n)
+    best = min(v for v in (l1, l2) if v is not None) if l1 is not None or l2 is not None else None
+    print(f"| {n} | {fmt(m1)} | {fmt(md)} | {ratio(md, m1)} | {fmt(l1)} | {fmt(l2)} | {ratio(md, best)} |")
+EOF
