@@ -29,13 +29,11 @@ inline void cpu_relax() {
 #endif
 }
 
-// Waits until `ready()`, spinning for up to `spin` first: back-to-back parallel regions (a training
-// step's pointwise ops and products) then hand work over in about a microsecond, where a sleeping
-// thread takes ~15 us to wake. Past the spin, `block()` sleeps until notified, so an idle pool costs no
-// CPU. The spin does not call sched_yield: those system calls made a memory-bound softmax 10% slower.
-constexpr auto kSpin = std::chrono::microseconds(50);
+// Waits until `ready()`, spinning for up to `spin` first, then `block()`s (sleeps until notified), so an
+// idle pool costs no CPU. The spin does not call sched_yield: those system calls made a memory-bound
+// softmax 10% slower.
 template <typename Ready, typename Block>
-void spin_then_block(const Ready& ready, const Block& block, std::chrono::microseconds spin = kSpin) {
+void spin_then_block(const Ready& ready, const Block& block, std::chrono::microseconds spin) {
   const auto deadline = std::chrono::steady_clock::now() + spin;
   for (int i = 1; !ready(); ++i) {
     cpu_relax();
@@ -43,11 +41,27 @@ void spin_then_block(const Ready& ready, const Block& block, std::chrono::micros
   }
 }
 
+// A worker spins this long for the next region: a training step's regions are 100-200 us apart, and a
+// worker that slept meanwhile takes 15-50 us (more in a VM) to wake, longer than many regions run.
+constexpr auto kWorkerSpin = std::chrono::microseconds(500);
+// The caller waits this long for chunks still running before it sleeps: a worker that takes longer has
+// lost its core, and a spinning caller would only keep it off the caller's.
+constexpr auto kCallerSpin = std::chrono::microseconds(50);
+// A caller that waits longer than this, and than two chunks take it, for the chunks of workers that
+// were awake when the region began has met contention: another thread holds their cores.
+constexpr auto kLate = std::chrono::microseconds(10);
+// Under contention a region runs on the caller and the workers that happen to be awake; once in this
+// long it wakes the sleeping ones too, to find out whether the cores are free again.
+constexpr auto kProbeInterval = std::chrono::milliseconds(20);
+
 // One job at a time: `n` chunks that the caller and the workers claim one by one from `claim_`, a word
 // holding the job's generation, its chunk count and the next chunk. The caller runs chunks until none is
 // left and then waits only for chunks others are still running, so a worker whose core is taken (by
 // another process) costs at most a late start, never the whole job, and the pool is never much slower
 // than one thread. A worker that wakes after its job ended finds another generation and claims nothing.
+// When the caller has to wait for workers that were awake, other threads hold their cores: the pool is
+// contended, workers stop spinning and only a probe now and then wakes them, until a region in which
+// awake workers kept up, or woken ones helped, clears it.
 class ThreadPool {
  public:
   explicit ThreadPool(int workers) {
@@ -63,26 +77,64 @@ class ThreadPool {
   }
   int size() const { return static_cast<int>(threads_.size()) + 1; }
 
-  // Runs job(i) for i in [0, n), n < 65536, the caller taking part.
-  void run(int n, const std::function<void(int)>& job) {
+  // How many threads a region started now gets: the caller and the workers that are awake, and the
+  // sleeping ones too (`notify`: they have to be woken) when the region is worth waking them for and the
+  // pool is not contended or a probe is due. A query (`consume_probe` false) leaves the probe due.
+  struct Plan {
+    int threads;
+    bool notify;
+  };
+  Plan plan(bool wake, bool consume_probe) {
+    const int awake = size() - sleepers_.load(std::memory_order_seq_cst);
+    if (always_wake_.load(std::memory_order_relaxed)) return {size(), awake < size()};
+    if (awake == size()) return {awake, false};
+    const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+    // Regions asked for in quick succession are worth waking workers for even when each is short:
+    // woken, they spin for the ones that follow.
+    wake = wake || now - last_request_.exchange(now, std::memory_order_relaxed) < tick(kWorkerSpin);
+    if (wake && (!contended_.load(std::memory_order_relaxed) || probe_due(now, consume_probe))) return {size(), true};
+    return {awake, false};
+  }
+
+  void set_always_wake(bool on) { always_wake_.store(on, std::memory_order_relaxed); }
+
+  // Runs job(i) for i in [0, n), n < 65536, the caller taking part, waking sleeping workers if `notify`.
+  void run(int n, bool notify, const std::function<void(int)>& job) {
     std::unique_lock<std::mutex> call_lock(call_mutex_);  // one parallel region at a time
     const uint64_t generation = ++generation_ & 0xffffffff;  // what claim_ holds of it
     job_ = &job;
     error_ = nullptr;
     finished_.store(0, std::memory_order_relaxed);
     claim_.store(pack(generation, n, 0), std::memory_order_seq_cst);  // publishes the fields above
-    if (sleepers_.load(std::memory_order_seq_cst) > 0) {
+    const auto start = std::chrono::steady_clock::now();
+    const bool all_awake = sleepers_.load(std::memory_order_seq_cst) == 0;
+    if (notify && !all_awake) {
       { std::lock_guard<std::mutex> lock(mutex_); }  // a worker between its check and its wait sees the job
       wake_.notify_all();
     }
-    run_chunks(generation);
+    const int mine = run_chunks(generation);
+    const auto ran_out = std::chrono::steady_clock::now();
     spin_then_block([&] { return finished_.load(std::memory_order_acquire) == n; },
                     [&] {
                       std::unique_lock<std::mutex> lock(mutex_);
                       caller_waiting_ = true;
                       done_.wait(lock, [&] { return finished_.load(std::memory_order_acquire) == n; });
                       caller_waiting_ = false;
-                    });
+                    },
+                    kCallerSpin);
+    const auto end = std::chrono::steady_clock::now();
+    // Workers that were awake are judged: one with a core of its own claims a chunk within a few us and
+    // finishes its last less than a chunk's time after the caller ran out of them; one that needs twice
+    // that, or claims nothing while the caller runs them all, shares its core (once is VM noise). A
+    // sleeping worker is late by its wake-up, not by contention, but one woken in time to help has a core.
+    const auto ran = ran_out - start, wait = end - ran_out;
+    if (all_awake && mine > 0 && mine < n) {
+      contended_.store(wait > kLate && wait > 2 * ran / mine, std::memory_order_relaxed);
+    } else if (all_awake && ran > kLate) {
+      contended_.store(true, std::memory_order_relaxed);
+    } else if (notify && mine < n) {
+      contended_.store(false, std::memory_order_relaxed);
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     if (error_) std::rethrow_exception(error_);
   }
@@ -119,19 +171,28 @@ class ThreadPool {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!error_) error_ = e;
   }
-  // A worker spins for the next job only while spinning pays: arriving too late to claim a chunk (the
-  // caller ran them all, as when another process holds this worker's core) halves its spin, and
-  // claiming one restores it. On a busy machine the spin soon drops to nothing, so the worker no
-  // longer takes CPU from the threads that have work.
+  static std::chrono::steady_clock::rep tick(std::chrono::steady_clock::duration d) { return d.count(); }
+  bool probe_due(std::chrono::steady_clock::rep now, bool consume) {
+    auto next = next_probe_.load(std::memory_order_relaxed);
+    if (now < next) return false;
+    return !consume || next_probe_.compare_exchange_strong(next, now + tick(kProbeInterval), std::memory_order_relaxed);
+  }
+
+  // A worker spins for the next job only while spinning pays: not under contention, where it would take
+  // CPU from the threads that have work, and less each time it arrives too late to claim a chunk (the
+  // caller ran them all). A worker woken by a probe spins in full once, so that the next region can tell
+  // whether it keeps up.
   void work() {
     uint64_t seen = 0;
-    std::chrono::microseconds spin = kSpin;
+    std::chrono::microseconds spin = kWorkerSpin;
     for (;;) {
       const auto has_job = [&] { return generation_of(claim_.load(std::memory_order_seq_cst)) != seen; };
+      bool slept = false;
       spin_then_block(
           has_job,
           [&] {
             std::unique_lock<std::mutex> lock(mutex_);
+            slept = true;
             sleepers_.fetch_add(1, std::memory_order_seq_cst);
             wake_.wait(lock, [&] { return stop_ || has_job(); });
             sleepers_.fetch_sub(1, std::memory_order_relaxed);
@@ -142,7 +203,10 @@ class ThreadPool {
         if (stop_) return;
       }
       seen = generation_of(claim_.load(std::memory_order_acquire));
-      spin = run_chunks(seen) > 0 ? kSpin : spin / 2;
+      const bool ran = run_chunks(seen) > 0;
+      if (slept) spin = kWorkerSpin;
+      else if (contended_.load(std::memory_order_relaxed)) spin = std::chrono::microseconds(0);
+      else spin = ran ? kWorkerSpin : spin / 2;
     }
   }
 
@@ -154,6 +218,9 @@ class ThreadPool {
   std::atomic<uint64_t> claim_{0};
   std::atomic<int> finished_{0};
   std::atomic<int> sleepers_{0};
+  std::atomic<bool> contended_{false};
+  std::atomic<bool> always_wake_{false};  // detail::set_parallel_always_wake
+  std::atomic<std::chrono::steady_clock::rep> next_probe_{0}, last_request_{0};  // steady_clock ticks
   bool caller_waiting_ = false;  // under mutex_
   bool stop_ = false;
   std::exception_ptr error_;
@@ -183,23 +250,43 @@ ThreadPool& pool() {
   return instance;
 }
 
+// How many grains [begin, end) holds, the last one partial (none for an empty range).
+int64_t grains_in(int64_t begin, int64_t end, int64_t grain) {
+  const int64_t g = std::max<int64_t>(grain, 1);
+  return end > begin ? (end - begin + g - 1) / g : 0;
+}
+
 }  // namespace
 
 int get_num_threads() { return num_threads; }
 void set_num_threads(int n) { num_threads = std::clamp(n, 1, pool().size()); }
 
-void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function<void(int64_t, int64_t)>& f) {
+void detail::set_parallel_always_wake(bool on) { pool().set_always_wake(on); }
+
+int parallel_threads(bool wake) {
+  if (num_threads == 1 || in_parallel_region) return 1;
+  return std::min(num_threads, pool().plan(wake, false).threads);
+}
+
+void parallel_for(int64_t begin, int64_t end, int64_t grain, bool wake, const std::function<void(int64_t, int64_t)>& f) {
   const int64_t n = end - begin;
   if (n <= 0) return;
-  const int64_t grains = (n + grain - 1) / std::max<int64_t>(grain, 1);
-  // Nested regions run inline: the pool is busy with the outer one.
+  const int64_t grains = grains_in(begin, end, grain);
+  // Nested regions run inline: the pool is busy with the outer one. So does a region that no other
+  // thread would help with, in one piece.
   if (std::min<int64_t>(num_threads, grains) <= 1 || in_parallel_region) {
     f(begin, end);
     return;
   }
-  const int chunks = static_cast<int>(std::min<int64_t>(int64_t{num_threads} * kChunksPerThread, grains));
+  const auto plan = pool().plan(wake, true);
+  const int threads = std::min(num_threads, plan.threads);
+  if (threads <= 1) {
+    f(begin, end);
+    return;
+  }
+  const int chunks = static_cast<int>(std::min<int64_t>(int64_t{threads} * kChunksPerThread, grains));
   const int64_t per_chunk = (n + chunks - 1) / chunks;
-  pool().run(chunks, [&](int i) {
+  pool().run(chunks, plan.notify, [&](int i) {
     const int64_t b = begin + i * per_chunk;
     const int64_t e = std::min(end, b + per_chunk);
     if (b >= e) return;
@@ -212,6 +299,10 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function
     }
     in_parallel_region = false;
   });
+}
+
+void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function<void(int64_t, int64_t)>& f) {
+  parallel_for(begin, end, grain, grains_in(begin, end, grain) >= kWakeGrains, f);
 }
 
 }  // namespace mt

@@ -152,10 +152,11 @@ void reduce_loop(const ReduceIterator& it, const T* in, const Op& op) {
   const int64_t blocks = (vec + kBlock - 1) / kBlock;
   const int64_t tasks = groups.numel() * blocks;  // inner loops: one task per output
   if (tasks == 0) return;
-  const int threads = get_num_threads();
+  const bool wake = n >= kWakeGrains * kParallelGrain;  // a split task is worth waking workers for
+  const int threads = n >= 2 * kParallelGrain ? parallel_threads(wake) : 1;
   // Few large tasks: each one is spread over the threads instead, so both cores work.
-  const bool split = threads > 1 && tasks < 4 * threads && n >= 2 * kParallelGrain;
-  const int64_t chunks = split ? std::min<int64_t>(threads, n / kParallelGrain) : 1;
+  const bool split = threads > 1 && tasks < 4 * threads;
+  const int64_t chunks = split ? std::min<int64_t>(int64_t{threads} * kChunksPerThread, n / kParallelGrain) : 1;
   auto chunk = [&](int64_t c) { return n / chunks * c + std::min(c, n % chunks); };
 
   // Vertical task t: outputs [j0, j0 + count) of the vector dim in group t / blocks.
@@ -174,7 +175,7 @@ void reduce_loop(const ReduceIterator& it, const T* in, const Op& op) {
       for (int64_t j = 0; j < count; ++j) op.write(out + j * it.vec_step(), acc[j]);
       return;
     }
-    parallel_for(0, chunks, 1, [&](int64_t b, int64_t e) {
+    parallel_for(0, chunks, 1, wake, [&](int64_t b, int64_t e) {
       for (int64_t c = b; c < e; ++c)
         detail::reduce_block(op, red, base, it.vec_stride(), count, chunk(c), chunk(c + 1), acc.data() + c * count);
     });
@@ -203,7 +204,7 @@ void reduce_loop(const ReduceIterator& it, const T* in, const Op& op) {
       SmallVector<acc_t, 8> part;
       part.resize(chunks);
       std::fill(part.begin(), part.end(), op.identity());
-      parallel_for(0, chunks, 1, [&](int64_t b, int64_t e) {
+      parallel_for(0, chunks, 1, wake, [&](int64_t b, int64_t e) {
         for (int64_t c = b; c < e; ++c) part[c] = detail::reduce_range(op, red, in + offset, chunk(c), chunk(c + 1), part[c]);
       });
       acc_t acc = part[0];

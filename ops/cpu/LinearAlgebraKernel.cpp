@@ -263,9 +263,14 @@ struct Gemm {
   }
 };
 
-// Below this many multiply-adds (about a 100^3 product) a product stays on one thread: waking the pool
-// costs more than it saves.
+// Below this many multiply-adds (about a 100^3 product) a product stays on one thread: handing half of it
+// to a worker costs more than it saves.
 constexpr int64_t kGemmParallelWork = 1 << 20;
+// From this many (about 150 us on one core) a product is worth waking a sleeping worker for; smaller
+// ones use only a worker that is awake.
+constexpr int64_t kGemmWakeWork = 1 << 22;
+// Blocks of a split product have at least this many multiply-adds, beyond one per thread.
+constexpr int64_t kGemmBlockWork = 1 << 24;
 
 // int64 products and sums are computed in uint64, where overflow wraps around as PyTorch's results do
 // instead of being undefined.
@@ -301,15 +306,21 @@ void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Te
 
   // Tasks: each matrix of the batch, cut into `splits` blocks along its longer side unless the batch
   // alone divides evenly among the threads.
-  const int threads = get_num_threads();
   const int64_t work = batch * m * n * std::max<int64_t>(k, 1);
-  const bool serial = work < kGemmParallelWork;
-  const int64_t splits = (serial || batch % threads == 0) ? 1 : threads;
+  const bool wake = work >= kGemmWakeWork;
+  const int threads = work < kGemmParallelWork ? 1 : parallel_threads(wake);
+  const bool serial = threads == 1;
+  // Large products get up to kChunksPerThread blocks per thread, so that a worker that loses its core in
+  // the middle of one holds the caller up for that block only; each block stays large enough for the
+  // GEMM to run at full speed.
+  const int64_t splits = (serial || batch % threads == 0)
+                             ? 1
+                             : std::clamp<int64_t>(work / kGemmBlockWork, threads, int64_t{threads} * kChunksPerThread);
   const bool by_cols = n >= m;
   const int64_t extent = by_cols ? n : m;
   const int64_t block = (((extent + splits - 1) / splits) + 7) / 8 * 8;
   const int64_t tasks = batch * splits;
-  parallel_for(0, tasks, serial ? tasks : 1, [&](int64_t begin, int64_t end) {
+  parallel_for(0, tasks, serial ? tasks : 1, wake, [&](int64_t begin, int64_t end) {
     for (int64_t task = begin; task < end; ++task) {
       const int64_t i = task / splits, part = task % splits;
       Gemm<C> g = first;

@@ -27,6 +27,13 @@ struct NumThreadsGuard {
   int saved;
 };
 
+// Makes every region wake all workers, as chunk counts that a test asserts need; the pool otherwise
+// gives a region only the threads it judges free.
+struct AlwaysWakeGuard {
+  AlwaysWakeGuard() { mt::detail::set_parallel_always_wake(true); }
+  ~AlwaysWakeGuard() { mt::detail::set_parallel_always_wake(false); }
+};
+
 // How many times each index of [begin, end) ran, after one parallel_for over it.
 std::vector<int> run_counts(int64_t begin, int64_t end, int64_t grain) {
   std::vector<std::atomic<int>> counts(static_cast<size_t>(end));
@@ -74,6 +81,7 @@ TEST(ParallelFor, AnEmptyRangeCallsNothing) {
 }
 
 TEST(ParallelFor, UsesUpToFourChunksPerThreadAndRunsSmallRangesOnTheCaller) {
+  AlwaysWakeGuard wake_all;
   const int threads = mt::get_num_threads();
   std::atomic<int> chunks{0};
   mt::parallel_for(0, 1000, 1, [&](int64_t, int64_t) { chunks.fetch_add(1); });
@@ -85,6 +93,81 @@ TEST(ParallelFor, UsesUpToFourChunksPerThreadAndRunsSmallRangesOnTheCaller) {
   });
   EXPECT_EQ(chunks.load(), threads == 1 ? 1 : 3);
   expect_one_chunk_on_the_caller(100, 1000);
+}
+
+// Left to judge, the pool gives a region the caller alone, as one call over the whole range, or 2 to
+// get_num_threads() threads with four chunks each, whether its workers are asleep (regions spaced out),
+// spinning (back to back) or contended (a competing thread on every core).
+TEST(ParallelFor, ARegionRunsInOnePieceOrFourChunksPerThreadItGets) {
+  const int threads = mt::get_num_threads();
+  const std::thread::id caller = std::this_thread::get_id();
+  auto region = [&] {
+    std::atomic<int> chunks{0}, elsewhere{0};
+    std::atomic<int64_t> covered{0};
+    mt::parallel_for(0, 1000, 1, [&](int64_t b, int64_t e) {
+      chunks.fetch_add(1);
+      covered.fetch_add(e - b);
+      if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
+    });
+    ASSERT_EQ(covered.load(), 1000);
+    if (chunks.load() == 1) {
+      ASSERT_EQ(elsewhere.load(), 0);
+    } else {
+      ASSERT_EQ(chunks.load() % mt::kChunksPerThread, 0) << chunks.load();
+      ASSERT_LE(chunks.load(), threads * mt::kChunksPerThread);
+    }
+  };
+  for (int i = 0; i < 200; ++i) region();
+  for (int i = 0; i < 5; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    region();
+  }
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> load;
+  for (int i = 0; i < threads; ++i) {
+    load.emplace_back([&] {
+      while (!stop.load(std::memory_order_relaxed)) {
+      }
+    });
+  }
+  for (int i = 0; i < 2000; ++i) region();
+  stop = true;
+  for (auto& t : load) t.join();
+}
+
+// A pool that judged itself contended still wakes its workers now and then (every 20 ms), so once the
+// competing threads are gone a region gets every thread again.
+TEST(ParallelFor, TheWorkersComeBackWhenTheCoresAreFreeAgain) {
+  const int threads = mt::get_num_threads();
+  if (threads == 1) GTEST_SKIP() << "one thread: nothing to come back";
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> load;
+  for (int i = 0; i < threads; ++i) {
+    load.emplace_back([&] {
+      while (!stop.load(std::memory_order_relaxed)) {
+      }
+    });
+  }
+  auto chunks_of_region = [] {
+    std::atomic<int> chunks{0};
+    mt::parallel_for(0, 1000, 1, [&](int64_t, int64_t) {
+      chunks.fetch_add(1);
+      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(20);
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    });
+    return chunks.load();
+  };
+  for (int i = 0; i < 200; ++i) chunks_of_region();
+  stop = true;
+  for (auto& t : load) t.join();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  int chunks = 0;
+  while (chunks != threads * mt::kChunksPerThread && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    chunks = chunks_of_region();
+  }
+  EXPECT_EQ(chunks, threads * mt::kChunksPerThread);
 }
 
 TEST(ParallelFor, OneThreadRunsEverythingOnTheCaller) {
@@ -103,6 +186,7 @@ TEST(ParallelFor, SetNumThreadsClampsToThePoolSize) {
 }
 
 TEST(ParallelFor, AnErrorInAnyChunkReachesTheCallerAndThePoolStaysUsable) {
+  AlwaysWakeGuard wake_all;  // one chunk per index, spread over the threads
   const int threads = mt::get_num_threads();
   for (int failing = 0; failing < threads; ++failing) {
     try {
