@@ -48,7 +48,8 @@ constexpr auto kWorkerSpin = std::chrono::microseconds(500);
 // lost its core, and a spinning caller would only keep it off the caller's.
 constexpr auto kCallerSpin = std::chrono::microseconds(50);
 // A caller that waits longer than this, and than two chunks take it, for the chunks of workers that
-// were awake when the region began has met contention: another thread holds their cores.
+// were awake when the region began, or that runs every chunk itself for longer than this while they
+// were awake, has met contention: another thread holds their cores.
 constexpr auto kLate = std::chrono::microseconds(10);
 // Under contention a region runs on the caller and the workers that happen to be awake; once in this
 // long it wakes the sleeping ones too, to find out whether the cores are free again.

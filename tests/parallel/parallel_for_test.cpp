@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -32,6 +33,24 @@ struct NumThreadsGuard {
 struct AlwaysWakeGuard {
   AlwaysWakeGuard() { mt::detail::set_parallel_always_wake(true); }
   ~AlwaysWakeGuard() { mt::detail::set_parallel_always_wake(false); }
+};
+
+// Competing threads that spin until destroyed, one per core: the pool's workers lose their cores.
+struct BusyThreads {
+  explicit BusyThreads(int n) {
+    for (int i = 0; i < n; ++i) {
+      threads.emplace_back([this] {
+        while (!stop.load(std::memory_order_relaxed)) {
+        }
+      });
+    }
+  }
+  ~BusyThreads() {
+    stop = true;
+    for (auto& t : threads) t.join();
+  }
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
 };
 
 // How many times each index of [begin, end) ran, after one parallel_for over it.
@@ -122,17 +141,10 @@ TEST(ParallelFor, ARegionRunsInOnePieceOrFourChunksPerThreadItGets) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     region();
   }
-  std::atomic<bool> stop{false};
-  std::vector<std::thread> load;
-  for (int i = 0; i < threads; ++i) {
-    load.emplace_back([&] {
-      while (!stop.load(std::memory_order_relaxed)) {
-      }
-    });
+  {
+    BusyThreads load(threads);
+    for (int i = 0; i < 2000; ++i) region();
   }
-  for (int i = 0; i < 2000; ++i) region();
-  stop = true;
-  for (auto& t : load) t.join();
 }
 
 // A pool that judged itself contended still wakes its workers now and then (every 20 ms), so once the
@@ -140,14 +152,7 @@ TEST(ParallelFor, ARegionRunsInOnePieceOrFourChunksPerThreadItGets) {
 TEST(ParallelFor, TheWorkersComeBackWhenTheCoresAreFreeAgain) {
   const int threads = mt::get_num_threads();
   if (threads == 1) GTEST_SKIP() << "one thread: nothing to come back";
-  std::atomic<bool> stop{false};
-  std::vector<std::thread> load;
-  for (int i = 0; i < threads; ++i) {
-    load.emplace_back([&] {
-      while (!stop.load(std::memory_order_relaxed)) {
-      }
-    });
-  }
+  auto load = std::make_unique<BusyThreads>(threads);
   auto chunks_of_region = [] {
     std::atomic<int> chunks{0};
     mt::parallel_for(0, 1000, 1, [&](int64_t, int64_t) {
@@ -159,8 +164,7 @@ TEST(ParallelFor, TheWorkersComeBackWhenTheCoresAreFreeAgain) {
     return chunks.load();
   };
   for (int i = 0; i < 200; ++i) chunks_of_region();
-  stop = true;
-  for (auto& t : load) t.join();
+  load.reset();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   int chunks = 0;
   while (chunks != threads * mt::kChunksPerThread && std::chrono::steady_clock::now() < deadline) {
