@@ -6,10 +6,14 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -55,6 +59,30 @@ constexpr auto kLate = std::chrono::microseconds(10);
 // long it wakes the sleeping ones too, to find out whether the cores are free again.
 constexpr auto kProbeInterval = std::chrono::milliseconds(20);
 
+int hardware_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+// How many threads the kernel has runnable on the whole machine now, this one included (Linux's
+// /proc/loadavg), or -1 where that cannot be read. A few us: read once per probe.
+int runnable_threads() {
+  const int fd = ::open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char text[128];
+  const ssize_t n = ::read(fd, text, sizeof text - 1);
+  ::close(fd);
+  if (n <= 0) return -1;
+  text[n] = 0;
+  // "0.50 0.40 0.30 3/250 12345": the fourth field is runnable/total.
+  const char* field = text;
+  for (int spaces = 0; spaces < 3 && field; ++spaces) {
+    field = std::strchr(field, ' ');
+    if (field) ++field;
+  }
+  if (!field) return -1;
+  char* end = nullptr;
+  const long running = std::strtol(field, &end, 10);
+  return end != field && *end == '/' ? static_cast<int>(running) : -1;
+}
+
 // One job at a time: `n` chunks that the caller and the workers claim one by one from `claim_`, a word
 // holding the job's generation, its chunk count and the next chunk. The caller runs chunks until none is
 // left and then waits only for chunks others are still running, so a worker whose core is taken (by
@@ -93,7 +121,9 @@ class ThreadPool {
     // Regions asked for in quick succession are worth waking workers for even when each is short:
     // woken, they spin for the ones that follow.
     wake = wake || now - last_request_.exchange(now, std::memory_order_relaxed) < tick(kWorkerSpin);
-    if (wake && (!contended_.load(std::memory_order_relaxed) || probe_due(now, consume_probe))) return {size(), true};
+    if (wake && (!contended_.load(std::memory_order_relaxed) || probe_due(now, consume_probe, awake))) {
+      return {size(), true};
+    }
     return {awake, false};
   }
 
@@ -173,11 +203,23 @@ class ThreadPool {
     if (!error_) error_ = e;
   }
   static std::chrono::steady_clock::rep tick(std::chrono::steady_clock::duration d) { return d.count(); }
-  bool probe_due(std::chrono::steady_clock::rep now, bool consume) {
+  // A probe is due once per kProbeInterval, and is skipped while the kernel counts other runnable threads
+  // on the cores the workers would need: a worker woken then only takes a core from them or from the
+  // caller, and a woken worker gets the scheduler's favour at first, which made it look as though the
+  // cores were free.
+  bool probe_due(std::chrono::steady_clock::rep now, bool consume, int awake) {
     auto next = next_probe_.load(std::memory_order_relaxed);
     if (now < next) return false;
-    return !consume || next_probe_.compare_exchange_strong(next, now + tick(kProbeInterval), std::memory_order_relaxed);
+    if (!consume) return true;
+    if (!next_probe_.compare_exchange_strong(next, now + tick(kProbeInterval), std::memory_order_relaxed)) return false;
+    const int others = runnable_threads() - awake;  // awake: the caller and our spinning workers
+    return others < 0 || hardware_threads() - others >= 2;
   }
+
+ public:
+  int awake() const { return size() - sleepers_.load(std::memory_order_relaxed); }
+
+ private:
 
   // A worker spins for the next job only while spinning pays: not under contention, where it would take
   // CPU from the threads that have work, and less each time it arrives too late to claim a chunk (the
@@ -227,7 +269,6 @@ class ThreadPool {
   std::exception_ptr error_;
 };
 
-int hardware_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 // MT_NUM_THREADS sets the default, as OMP_NUM_THREADS does PyTorch's; a value that is not a positive
 // integer is ignored with a warning.
@@ -267,6 +308,11 @@ void detail::set_parallel_always_wake(bool on) { pool().set_always_wake(on); }
 int parallel_threads(bool wake) {
   if (num_threads == 1 || in_parallel_region) return 1;
   return std::min(num_threads, pool().plan(wake, false).threads);
+}
+
+int runnable_elsewhere() {
+  const int running = runnable_threads();
+  return running < 0 ? -1 : std::max(0, running - pool().awake());
 }
 
 void parallel_for(int64_t begin, int64_t end, int64_t grain, bool wake, const std::function<void(int64_t, int64_t)>& f) {

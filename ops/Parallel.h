@@ -34,6 +34,11 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, bool wake, const st
 // threads hold the cores (the pool finds out as it runs). For kernels that cut their work by thread count.
 int parallel_threads(bool wake);
 
+// How many threads the kernel has runnable on this machine outside this process's pool (the caller and
+// the awake workers), or -1 where it does not say (Linux's /proc/loadavg). A few us: for kernels that hand
+// a long region to threads of their own, which the pool cannot shield from contention.
+int runnable_elsewhere();
+
 namespace detail {
 // For tests that count chunks: while set, every region wakes all workers and the pool never holds back
 // for contention, so a region of g grains always gets min(g, threads * kChunksPerThread) chunks.

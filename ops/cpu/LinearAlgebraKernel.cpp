@@ -1,10 +1,14 @@
 // CPU loops of mm, bmm, addmm and dot. GEMM is Eigen's, split into blocks over the cores by parallel_for,
 // except for float32 and float64 when the build found OpenBLAS (MT_BLAS): its kernels are faster than
-// Eigen's (about 1.6x here) and its own threads, which spin between calls, start a small product sooner
-// than our pool can.
+// Eigen's (about 1.6x here). Each block is then one single-threaded OpenBLAS call, but for large products,
+// which run on OpenBLAS's own threads while the cores are free (see kBlasThreadsWork).
 #include <algorithm>
 #include <bit>
+#include <atomic>
+#include <chrono>
 #include <climits>
+#include <mutex>
+#include <thread>
 #include <type_traits>
 
 #include <Eigen/Core>
@@ -130,14 +134,38 @@ struct BlasOperand {
   Matrix<T> packed;
 };
 
-// One thread pool: OpenBLAS's own threads would compete with ours (each spinning while idle) on a small
-// machine, which makes small products many times slower; products are split across our pool instead.
-void use_single_threaded_blas() {
-  static const bool once = (openblas_set_num_threads(1), true);
-  (void)once;
+// How many threads OpenBLAS runs a product on. Most products are split across our pool and run on one
+// OpenBLAS thread each: OpenBLAS's own threads spin long after a call (about 0.1 s), competing with our
+// workers, which made small products many times slower. Large ones use its threads (see kBlasThreadsWork).
+// The count is OpenBLAS's global, changed only when it differs (a rare, cold call); products on other
+// threads at the same time may run on the other count, which changes their speed only.
+void set_blas_threads(int n) {
+  static std::atomic<int> current{0};
+  static std::mutex changing;
+  if (current.load(std::memory_order_acquire) == n) return;
+  const std::lock_guard<std::mutex> lock(changing);
+  if (current.load(std::memory_order_relaxed) == n) return;
+  openblas_set_num_threads(n);
+  current.store(n, std::memory_order_release);
 }
 
 // CBLAS takes sizes and strides as int.
+// The threads a large product can run on: OpenBLAS's threads, unlike our pool, slow down many times when
+// another process holds a core, so the kernel's count of runnable threads decides. OpenBLAS's own workers
+// count there for about 0.1 s after a call that used them, spinning for the next one.
+int blas_threads_free(int threads) {
+  using Clock = std::chrono::steady_clock;
+  static std::atomic<Clock::rep> last_threaded{0};
+  const auto now = Clock::now().time_since_epoch();
+  int others = runnable_elsewhere();
+  if (others < 0) return threads;
+  if (now.count() - last_threaded.load(std::memory_order_relaxed) < Clock::duration(std::chrono::milliseconds(200)).count())
+    others = std::max(0, others - (threads - 1));
+  const int free = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - others, 1, threads);
+  if (free > 1) last_threaded.store(now.count(), std::memory_order_relaxed);
+  return free;
+}
+
 template <typename T>
 bool fits_blas(const Strided<T>& x) {
   return std::max({x.rows, x.cols, x.row_stride, x.col_stride}) <= INT_MAX;
@@ -166,8 +194,9 @@ CBLAS_TRANSPOSE flipped(CBLAS_TRANSPOSE t) { return t == CblasNoTrans ? CblasTra
 // one row or one column is a matrix-vector product: GEMV reads the matrix in place, where GEMM would
 // first pack it (most of the time of a batch-1 linear layer).
 template <typename T>
-void blas_gemm(T* c, int64_t ld, const Strided<const T>& a, const Strided<const T>& b, T alpha, T beta) {
-  use_single_threaded_blas();
+void blas_gemm(T* c, int64_t ld, const Strided<const T>& a, const Strided<const T>& b, T alpha, T beta,
+               int threads) {
+  set_blas_threads(threads);
   const BlasOperand<T> x(a), y(b);
   const auto i = [](int64_t v) { return static_cast<int>(v); };
   if (b.cols == 1 && b.row_stride > 0) {  // c = a b: a column
@@ -202,8 +231,9 @@ struct Gemm {
   Strided<const T> self, a, b;
   bool use_self = false;
   M beta{}, alpha{};
+  int blas_threads = 1;  // OpenBLAS's own threads for this one product
 
-  Gemm transposed() const { return {out.t(), self.t(), b.t(), a.t(), use_self, beta, alpha}; }
+  Gemm transposed() const { return {out.t(), self.t(), b.t(), a.t(), use_self, beta, alpha, blas_threads}; }
   Gemm row_block(int64_t begin, int64_t n) const {
     return {out.row_block(begin, n), self.row_block(begin, n), a.row_block(begin, n), b, use_self, beta, alpha};
   }
@@ -243,7 +273,7 @@ struct Gemm {
       if constexpr (kBlas<T>) {
         if (a.cols > 0 && alpha != M(0) && fits_blas(out) && fits_blas(a) && fits_blas(b)) {
           if (use_self && !in_place) c = self.any_map();
-          return blas_gemm(out.data, ld, a, b, alpha, use_self ? beta : M(0));
+          return blas_gemm(out.data, ld, a, b, alpha, use_self ? beta : M(0), blas_threads);
         }
       }
 #endif
@@ -271,6 +301,11 @@ constexpr int64_t kGemmParallelWork = 1 << 20;
 constexpr int64_t kGemmWakeWork = 1 << 22;
 // Blocks of a split product have at least this many multiply-adds, beyond one per thread.
 constexpr int64_t kGemmBlockWork = 1 << 24;
+// From this many (a 320^3 product, about 0.4 ms on one core) a float or double product runs on
+// OpenBLAS's threads instead of blocks on ours: they share one packed copy of each operand, where every
+// block packs its own, and scaled 2x on two cores where our blocks scaled 1.5x. Below it, their spinning
+// after the call costs more than the sharing saves.
+constexpr int64_t kBlasThreadsWork = 1 << 25;
 
 // int64 products and sums are computed in uint64, where overflow wraps around as PyTorch's results do
 // instead of being undefined.
@@ -310,6 +345,12 @@ void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Te
   const bool wake = work >= kGemmWakeWork;
   const int threads = work < kGemmParallelWork ? 1 : parallel_threads(wake);
   const bool serial = threads == 1;
+#ifdef MT_WITH_BLAS
+  if (kBlas<C> && batch == 1 && !serial && work >= kBlasThreadsWork) {
+    first.blas_threads = blas_threads_free(threads);
+    if (first.blas_threads > 1) return first.run();
+  }
+#endif
   // Large products get up to kChunksPerThread blocks per thread, so that a worker that loses its core in
   // the middle of one holds the caller up for that block only; each block stays large enough for the
   // GEMM to run at full speed.

@@ -147,8 +147,10 @@ TEST(ParallelFor, ARegionRunsInOnePieceOrFourChunksPerThreadItGets) {
   }
 }
 
-// A pool that judged itself contended still wakes its workers now and then (every 20 ms), so once the
-// competing threads are gone a region gets every thread again.
+// A pool that judged itself contended still wakes its workers now and then (every 20 ms) when the kernel
+// counts no other runnable threads on their cores, so once the competing threads are gone a region gets
+// every thread again. Other processes (ctest runs tests side by side) may hold the cores longer: the pool
+// must come back within 100 ms of a stretch with the cores free.
 TEST(ParallelFor, TheWorkersComeBackWhenTheCoresAreFreeAgain) {
   const int threads = mt::get_num_threads();
   if (threads == 1) GTEST_SKIP() << "one thread: nothing to come back";
@@ -165,13 +167,22 @@ TEST(ParallelFor, TheWorkersComeBackWhenTheCoresAreFreeAgain) {
   };
   for (int i = 0; i < 200; ++i) chunks_of_region();
   load.reset();
+  const auto cores_free = [threads] {
+    const int others = mt::runnable_elsewhere();
+    return others < 0 || threads - others >= 2;
+  };
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  auto free_since = std::chrono::steady_clock::now();
+  auto longest_free = std::chrono::steady_clock::duration::zero();
   int chunks = 0;
   while (chunks != threads * mt::kChunksPerThread && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
     chunks = chunks_of_region();
+    const auto now = std::chrono::steady_clock::now();
+    if (!cores_free()) free_since = now;
+    longest_free = std::max(longest_free, now - free_since);
   }
-  EXPECT_EQ(chunks, threads * mt::kChunksPerThread);
+  if (chunks != threads * mt::kChunksPerThread) EXPECT_LT(longest_free, std::chrono::milliseconds(100));
 }
 
 TEST(ParallelFor, OneThreadRunsEverythingOnTheCaller) {
