@@ -1,6 +1,7 @@
-// Derivatives of the losses with kernels of their own: binary_cross_entropy (self through the op
-// binary_cross_entropy_backward, target as PyTorch's binary_cross_entropy_target_backward) and
-// binary_cross_entropy_backward itself, for second derivatives. The other losses are compositions.
+// Derivatives of the losses with kernels of their own: nll_loss_forward (self through the op
+// nll_loss_backward) and nll_loss_backward, which is linear in grad_output; binary_cross_entropy (self
+// through the op binary_cross_entropy_backward, target as PyTorch's binary_cross_entropy_target_backward)
+// and binary_cross_entropy_backward itself, for second derivatives. The other losses are compositions.
 #include "autograd/derivatives/Formulas.h"
 
 namespace mt::autograd {
@@ -12,6 +13,54 @@ Tensor scale_of(const Tensor& like, const Tensor& weight, int64_t reduction) {
   Tensor c = weight.defined() ? weight : ones({}, like.options());
   if (reduction == Reduction::Mean) c = c / static_cast<double>(like.numel());
   return c;
+}
+
+std::optional<Tensor> optional_of(const Tensor& t) { return t.defined() ? std::optional<Tensor>(t) : std::nullopt; }
+
+// As PyTorch: the class weights are not differentiable, and asking for their gradient is an error, where a
+// silent zero would train nothing.
+void check_weight_not_differentiable(const std::optional<Tensor>& weight) {
+  MT_CHECK(!weight || !compute_requires_grad({*weight}), "the derivative for 'weight' is not implemented.");
+}
+
+std::tuple<Tensor, Tensor> nll_loss_forward(DispatchKeySet ks, const Tensor& self, const Tensor& target,
+                                            const std::optional<Tensor>& weight, int64_t reduction,
+                                            int64_t ignore_index) {
+  check_weight_not_differentiable(weight);
+  auto [out, total_weight] = below_autograd([&] {
+    return ops::nll_loss_forward::redispatch(ks & after_autograd_keyset, self, target, weight, reduction, ignore_index);
+  });
+  if (compute_requires_grad({self})) {
+    record("NllLossBackward0", {self}, {out},
+           [s = SavedVariable(self), t = SavedVariable(target), w = SavedVariable(weight ? *weight : Tensor()),
+            tw = SavedVariable(total_weight), reduction, ignore_index](const variable_list& g) {
+             return variable_list{mt::nll_loss_backward(g[0], s.unpack(), t.unpack(), optional_of(w.unpack()), reduction,
+                                                        ignore_index, tw.unpack())};
+           });
+  }
+  return {out, total_weight};
+}
+
+// nll_loss_backward is linear in grad_output and constant in self: its derivative along grad_output is
+// nll_loss of the incoming gradient, along self zero.
+Tensor nll_loss_backward(DispatchKeySet ks, const Tensor& grad_output, const Tensor& self, const Tensor& target,
+                         const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index,
+                         const Tensor& total_weight) {
+  check_weight_not_differentiable(weight);
+  Tensor out = below_autograd([&] {
+    return ops::nll_loss_backward::redispatch(ks & after_autograd_keyset, grad_output, self, target, weight, reduction,
+                                              ignore_index, total_weight);
+  });
+  if (compute_requires_grad({grad_output, self})) {
+    record("NllLossBackwardBackward0", {grad_output, self}, {out},
+           [t = SavedVariable(target), w = SavedVariable(weight ? *weight : Tensor()), reduction,
+            ignore_index](const variable_list& g) {
+             return variable_list{
+                 std::get<0>(mt::nll_loss_forward(g[0], t.unpack(), optional_of(w.unpack()), reduction, ignore_index)),
+                 Tensor()};
+           });
+  }
+  return out;
 }
 
 Tensor binary_cross_entropy(DispatchKeySet ks, const Tensor& self, const Tensor& target,
@@ -65,6 +114,8 @@ Tensor binary_cross_entropy_backward(DispatchKeySet ks, const Tensor& grad_outpu
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, Autograd, m) {
+  m.impl("nll_loss_forward", MT_FN(nll_loss_forward));
+  m.impl("nll_loss_backward", MT_FN(nll_loss_backward));
   m.impl("binary_cross_entropy", MT_FN(binary_cross_entropy));
   m.impl("binary_cross_entropy_backward", MT_FN(binary_cross_entropy_backward));
 }

@@ -1,8 +1,10 @@
 // Batching rules of the losses that are not compositions (most are, and need none): the loss of
-// every sample without reduction, then each sample's reduction over its own elements.
+// every sample without reduction, then each sample's reduction over its own elements; nll_loss_forward
+// and nll_loss_backward decompose into ops that have rules.
 #include "dispatch/Library.h"
 #include "functorch/VmapInterpreter.h"
 #include "functorch/batching/BatchingHelpers.h"
+#include "ops/Loss.h"
 #include "ops/Functions.h"
 
 namespace mt::functorch {
@@ -65,6 +67,8 @@ void binary_cross_entropy_backward_rule(const OperatorHandle& op, DispatchKeySet
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
+  m.impl("nll_loss_forward", MT_FN(detail::nll_loss_forward_decomposed));
+  m.impl("nll_loss_backward", MT_FN(detail::nll_loss_backward_decomposed));
   m.impl("binary_cross_entropy", CppFunction::makeFromBoxedFunction<&binary_cross_entropy_rule>());
   m.impl("binary_cross_entropy_backward", CppFunction::makeFromBoxedFunction<&binary_cross_entropy_backward_rule>());
 }

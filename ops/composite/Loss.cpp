@@ -1,9 +1,13 @@
-// The losses, as compositions of other ops. nll_loss, cross_entropy_loss, mse_loss, l1_loss and
+// The losses, as compositions of other ops. cross_entropy_loss, mse_loss, l1_loss and
 // binary_cross_entropy_with_logits are CompositeImplicitAutograd: autograd and vmap differentiate and
-// batch the ops they are made of. Two pieces sit at CompositeExplicitAutograd, where only plain backend
-// tensors arrive, because they read data: the target check of nll_loss, and binary_cross_entropy (see
-// there for why it also needs its own derivative).
+// batch the ops they are made of; so is nll_loss, over nll_loss_forward. Some pieces sit at
+// CompositeExplicitAutograd, where only plain backend tensors arrive: nll_loss_forward/backward (their
+// derivatives are formulas, and CPU has a fused kernel), the target check of nll_loss, which reads data,
+// and binary_cross_entropy (see there for why it also needs its own derivative).
+#include "ops/Loss.h"
+
 #include "dispatch/Library.h"
+#include "ops/Factories.h"
 #include "ops/Functions.h"
 #include "ops/TensorOperators.h"
 #include "tensor/TypePromotion.h"
@@ -45,6 +49,13 @@ Tensor class_weight_along(const Tensor& weight, const Tensor& input, int64_t cla
 
 // --- nll_loss ------------------------------------------------------------------------------------------
 
+// The weight of each target: weight[c] (1 without a weight), 0 where the target is ignored.
+Tensor target_weights(const std::optional<Tensor>& weight, const Tensor& counts, const Tensor& safe_target,
+                      ScalarType dtype) {
+  if (!weight) return counts.to(dtype);
+  return mt::where(counts, mt::index_select(*weight, 0, safe_target.reshape({-1})).reshape(safe_target.sizes()), 0);
+}
+
 // Raises PyTorch's "Target 5 is out of bounds." for the first target outside [0, n_classes) that is not
 // ignore_index. It reads the data, so it runs where the tensors are plain backend tensors; Meta tensors
 // have nothing to read.
@@ -80,30 +91,58 @@ void check_nll_shapes(const Tensor& self, const Tensor& target) {
            target.sizes());
 }
 
-// loss[n, d1, ...] = -weight[c] * self[n, c, d1, ...] with c = target[n, d1, ...]; ignored targets add
-// nothing, and Mean divides by the summed weights of the targets that count.
-Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction,
-                int64_t ignore_index) {
+}  // namespace
+
+void detail::check_nll_loss(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
+                            int64_t reduction) {
   check_reduction(reduction);
   check_nll_shapes(self, target);
   check_floating("nll_loss", self.dtype());
   MT_CHECK(target.dtype() == kInt64, "expected scalar type ", kInt64, " but found ", target.dtype());
-  const int64_t class_dim = self.dim() == 1 ? 0 : 1;
-  const int64_t n_classes = self.size(class_dim);
-  check_class_weight(weight, n_classes, "");
+  check_class_weight(weight, self.size(self.dim() == 1 ? 0 : 1), "");
   MT_CHECK(!weight || weight->dtype() == self.dtype(), "expected scalar type ", self.dtype(), " but found ",
            weight->dtype());
-  mt::_nll_loss_check_target(target, n_classes, ignore_index);
+}
 
+// loss[n, d1, ...] = -weight[c] * self[n, c, d1, ...] with c = target[n, d1, ...]; ignored targets add
+// nothing, and Mean divides by total_weight, the summed weights of the targets that count. In ops that
+// have kernels on every backend; CPU has a fused kernel of its own (ops/cpu/LossKernel.cpp).
+std::tuple<Tensor, Tensor> detail::nll_loss_forward_decomposed(const Tensor& self, const Tensor& target,
+                                                               const std::optional<Tensor>& weight, int64_t reduction,
+                                                               int64_t ignore_index) {
+  check_nll_loss(self, target, weight, reduction);
+  const int64_t class_dim = self.dim() == 1 ? 0 : 1;
+  mt::_nll_loss_check_target(target, self.size(class_dim), ignore_index);
   const Tensor counts = target != ignore_index;
   const Tensor safe_target = mt::where(counts, target, 0);  // ignored targets read class 0, then drop out
   const Tensor picked = mt::where(counts, mt::gather(self, class_dim, safe_target.unsqueeze(class_dim)).squeeze(class_dim), 0);
-  const Tensor w = weight ? mt::where(counts, mt::index_select(*weight, 0, safe_target.reshape({-1})).reshape(target.sizes()), 0)
-                          : counts.to(self.dtype());
+  const Tensor w = target_weights(weight, counts, safe_target, self.dtype());
   const Tensor loss = -(picked * w);
-  if (reduction == Reduction::None) return loss;
-  if (reduction == Reduction::Sum) return loss.sum();
-  return loss.sum() / w.sum();
+  const Tensor total_weight = w.sum();
+  if (reduction == Reduction::None) return {loss, total_weight};
+  if (reduction == Reduction::Sum) return {loss.sum(), total_weight};
+  return {loss.sum() / total_weight, total_weight};
+}
+
+// d loss / d self: -weight[c] * grad at each target's class (over total_weight for Mean), 0 elsewhere.
+Tensor detail::nll_loss_backward_decomposed(const Tensor& grad_output, const Tensor& self, const Tensor& target,
+                                            const std::optional<Tensor>& weight, int64_t reduction,
+                                            int64_t ignore_index, const Tensor& total_weight) {
+  check_nll_loss(self, target, weight, reduction);
+  const int64_t class_dim = self.dim() == 1 ? 0 : 1;
+  const Tensor counts = target != ignore_index;
+  const Tensor safe_target = mt::where(counts, target, 0);
+  const Tensor w = target_weights(weight, counts, safe_target, self.dtype());
+  const Tensor grad = reduction == Reduction::Mean ? grad_output / total_weight : grad_output;
+  const Tensor values = mt::where(counts, -(w * grad), 0);
+  return mt::zeros_like(self).scatter(class_dim, safe_target.unsqueeze(class_dim), values.unsqueeze(class_dim));
+}
+
+namespace {
+
+Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction,
+                int64_t ignore_index) {
+  return std::get<0>(mt::nll_loss_forward(self, target, weight, reduction, ignore_index));
 }
 
 // --- cross_entropy_loss ----------------------------------------------------------------------------------
@@ -256,6 +295,8 @@ void register_implicit(Library& m) {
 
 void register_explicit(Library& m) {
   m.impl("_nll_loss_check_target", MT_FN(nll_loss_check_target));
+  m.impl("nll_loss_forward", MT_FN(detail::nll_loss_forward_decomposed));
+  m.impl("nll_loss_backward", MT_FN(detail::nll_loss_backward_decomposed));
   m.impl("binary_cross_entropy", MT_FN(binary_cross_entropy));
   m.impl("binary_cross_entropy_backward", MT_FN(binary_cross_entropy_backward));
 }

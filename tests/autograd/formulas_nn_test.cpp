@@ -59,6 +59,46 @@ TEST(NnFormulas, CompositeLosses) {
   check([target](const variable_list& x) { return mt::nll_loss(x[0].log_softmax(1), target); }, logits);
 }
 
+// nll_loss's own derivative (through nll_loss_backward) and that one's, for every rank, reduction, weight
+// and ignored targets; and the hand-worked gradient -w[c] / (summed weights) of a weighted Mean.
+TEST(NnFormulas, NllLossAndItsBackward) {
+  const Tensor weight = mt::tensor({0.5, 1.0, 2.0, 1.5}, mt::kFloat64);
+  struct Case {
+    std::vector<int64_t> input;
+    Tensor target;
+  };
+  const Case cases[] = {{{4}, longs({2}).reshape({})}, {{3, 4}, longs({0, 3, -100})}, {{2, 4, 2}, longs({1, -100, 3, 0}).reshape({2, 2})}};
+  uint64_t seed = 20;
+  for (const Case& c : cases) {
+    for (int64_t reduction : {mt::Reduction::None, mt::Reduction::Mean, mt::Reduction::Sum}) {
+      for (bool weighted : {false, true}) {
+        SCOPED_TRACE(std::to_string(c.input.size()) + "-d input, reduction " + std::to_string(reduction));
+        const std::optional<Tensor> w = weighted ? std::optional<Tensor>(weight) : std::nullopt;
+        const Tensor target = c.target;
+        check([=](const variable_list& x) { return mt::nll_loss(x[0], target, w, reduction); }, {rnd(c.input, seed++)});
+        const Tensor self = rnd(c.input, seed++);
+        const Tensor total_weight = std::get<1>(mt::nll_loss_forward(self, target, w, reduction, -100));
+        const Tensor grad_output = reduction == mt::Reduction::None ? rnd(target.sizes().vec(), seed++) : rnd({}, seed++);
+        check([=](const variable_list& x) {
+          return mt::nll_loss_backward(x[0], x[1], target, w, reduction, -100, total_weight);
+        }, {grad_output, self});
+      }
+    }
+  }
+  const Tensor x = mt::tensor({0.1, 0.2, 0.7, 0.4, 0.3, 0.3}, mt::kFloat64).reshape({2, 3}).requires_grad_();
+  const Tensor loss = mt::nll_loss(x, longs({2, 0}), mt::tensor({1.0, 2.0, 3.0}, mt::kFloat64));
+  EXPECT_EQ(loss.grad_fn()->name(), "NllLossBackward0");
+  EXPECT_NEAR(values(loss)[0], -(3.0 * 0.7 + 1.0 * 0.4) / 4.0, 1e-12);
+  EXPECT_EQ(values(mt::autograd::grad({loss}, {x})[0]), (std::vector<double>{0, 0, -0.75, -0.25, 0, 0}));
+  const Tensor trained_weight = mt::ones({3}, mt::kFloat64).requires_grad_();
+  try {
+    (void)mt::nll_loss(x, longs({2, 0}), trained_weight);
+    ADD_FAILURE() << "expected an error";
+  } catch (const mt::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the derivative for 'weight' is not implemented."), std::string::npos) << e.what();
+  }
+}
+
 // Hand-worked at logits of 0 and elsewhere: with L = 1 + (p - 1) y, d/dx = (1 - y) - L sigmoid(-x) and
 // d2/dx2 = L sigmoid(x) sigmoid(-x). Zero logits are what a zero-initialised last layer gives.
 TEST(NnFormulas, BinaryCrossEntropyWithLogitsAtAndAroundZero) {

@@ -391,6 +391,30 @@ TEST_F(BatchingRules, BinaryCrossEntropyBackwardForEveryReduction) {
   }
 }
 
+TEST_F(BatchingRules, NllLossForwardAndBackwardForEveryReduction) {
+  const Tensor x = mt::log_softmax(mt::randn({4, 5, 3}), 2), w = mt::rand({3});
+  const Tensor target = mt::tensor<int64_t>({{0, 2, 1, -100, 0}, {2, 2, 0, 1, 1}, {-100, 0, 0, 1, 2}, {1, 2, 0, 0, 1}});
+  const Tensor g_all = mt::randn({4, 5}), g_scalar = mt::randn({4});
+  for (int64_t reduction : {mt::Reduction::None, mt::Reduction::Mean, mt::Reduction::Sum}) {
+    SCOPED_TRACE("reduction " + std::to_string(reduction));
+    for (int output : {0, 1}) {
+      check([=](const Inputs& a) {
+        const auto results = mt::nll_loss_forward(a[0], a[1], a[2], reduction, -100);
+        return output == 0 ? std::get<0>(results) : std::get<1>(results);
+      }, {x, target, w}, Dims{0, 0, None});
+    }
+    const Tensor total_weight = mt::vmap([=](const Inputs& a) {
+      return std::get<1>(mt::nll_loss_forward(a[0], a[1], a[2], reduction, -100));
+    }, mt::InDims(Dims{0, 0, None}))({x, target, w});
+    const Tensor& g = reduction == mt::Reduction::None ? g_all : g_scalar;
+    check([=](const Inputs& a) { return mt::nll_loss_backward(a[0], a[1], a[2], a[3], reduction, -100, a[4]); },
+          {g, x, target, w, total_weight}, Dims{0, 0, 0, None, 0});
+    check([=](const Inputs& a) {
+      return mt::nll_loss_backward(a[0], a[1], a[2], std::nullopt, reduction, -100, a[3]);
+    }, {g, x, target.select(0, 1), total_weight}, Dims{0, 0, None, 0});
+  }
+}
+
 TEST_F(BatchingRules, SqueezeNeverSqueezesABatchOfOne) {
   check_unary([](const Inputs& a) { return a[0].squeeze(); }, {1, 3}, 1);
 }

@@ -2,6 +2,7 @@
 // inputs, every reduction, class weights, ignore_index, label smoothing, class-probability targets,
 // each floating dtype, transposed inputs and strided targets, empty batches, Meta shapes and every error.
 #include "nn_reference.h"
+#include "ops/Loss.h"
 
 namespace {
 
@@ -162,6 +163,69 @@ TEST(NNLoss, NllLossReadsTransposedInputsAndStridedTargets) {
   expect_close(mt::nll_loss(x3, target_tensor(t3, {2, 4})), naive_nll(x3, t3, {}, Reduction::Mean, -100), 1e-12);
 }
 
+// nll_loss_forward and nll_loss_backward: the CPU kernels against the composition that serves the other
+// backends and vmap, and the backward against the gradient worked by hand: -weight[c] (over the summed
+// weights for Mean) at each counted target's class, 0 elsewhere.
+TEST(NNLoss, NllLossKernelsMatchTheirDecompositionAndTheGradientByHand) {
+  uint64_t seed = 100;
+  for (ScalarType dt : {kFloat32, kFloat64}) {
+    for (const Case& c : kCases) {
+      const Tensor x = random_tensor(c.input, dt, seed++);
+      const int64_t classes = x.dim() == 1 ? x.size(0) : x.size(1);
+      const int64_t count = mt::empty(c.target).numel();
+      const std::vector<int64_t> t = targets_for(count, classes, seed, c.target.empty() ? 0 : 3);
+      const Tensor target = target_tensor(t, c.target);
+      std::vector<double> w;
+      for (int64_t k = 0; k < classes; ++k) w.push_back(0.5 + 0.25 * k);
+      for (bool weighted : {false, true}) {
+        const std::optional<Tensor> weight = weighted ? std::optional<Tensor>(make(w, {classes}, dt)) : std::nullopt;
+        double total = 0;
+        for (int64_t k : t) total += k == -100 ? 0.0 : (weighted ? w[k] : 1.0);
+        for (int64_t r : kReductions) {
+          SCOPED_TRACE(x.toString() + " reduction " + std::to_string(r) + (weighted ? " weighted" : ""));
+          const auto [loss, total_weight] = mt::nll_loss_forward(x, target, weight, r, -100);
+          const auto [loss_d, total_weight_d] = mt::detail::nll_loss_forward_decomposed(x, target, weight, r, -100);
+          expect_close(loss, values(loss_d), loss_tol(dt));
+          expect_close(total_weight, {total}, 1e-12);
+          expect_close(total_weight_d, {total}, 1e-12);
+          const Tensor grad_output = r == Reduction::None ? random_tensor(c.target, dt, seed++) : mt::full({}, 1.5, dt);
+          const std::vector<double> go = values(grad_output);
+          std::vector<double> expected(x.numel(), 0.0);
+          const int64_t positions = x.dim() <= 2 ? 1 : x.numel() / (x.size(0) * classes);
+          for (size_t i = 0; i < t.size(); ++i) {
+            if (t[i] == -100) continue;
+            const int64_t sample = static_cast<int64_t>(i) / positions, position = static_cast<int64_t>(i) % positions;
+            const double g = (r == Reduction::None ? go[i] : go[0]) / (r == Reduction::Mean ? total : 1.0);
+            expected[(sample * classes + t[i]) * positions + position] = -(weighted ? w[t[i]] : 1.0) * g;
+          }
+          const Tensor grad = mt::nll_loss_backward(grad_output, x, target, weight, r, -100, total_weight);
+          EXPECT_EQ(grad.sizes(), x.sizes());
+          expect_close(grad, expected, 1e-6);
+          expect_close(mt::detail::nll_loss_backward_decomposed(grad_output, x, target, weight, r, -100, total_weight),
+                       expected, 1e-6);
+        }
+      }
+    }
+  }
+}
+
+TEST(NNLoss, NllLossBackwardChecksItsArguments) {
+  const Tensor x = random_tensor({3, 5}, kFloat32, 81), t = target_tensor({1, 0, 4}, {3});
+  const Tensor one = mt::ones({}), total = mt::full({}, 3.0);
+  expect_error<RuntimeError>([&] { mt::nll_loss_backward(mt::ones({2}), x, t, std::nullopt, Reduction::None, -100, total); },
+                             "Expected grad_output of size [3], got [2]");
+  expect_error<RuntimeError>([&] { mt::nll_loss_backward(mt::ones({3}), x, t, std::nullopt, Reduction::Mean, -100, total); },
+                             "Expected a single element grad_output tensor, but got: [3]");
+  expect_error<RuntimeError>([&] { mt::nll_loss_backward(one, x, t, std::nullopt, Reduction::Sum, -100, mt::ones({2})); },
+                             "expected total_weight to be a single element tensor, got: [2] (2 elements)");
+  expect_error<RuntimeError>([&] { mt::nll_loss_backward(mt::ones({}, TensorOptions(kFloat64)), x, t, std::nullopt, Reduction::Sum, -100, total); },
+                             "expected scalar type mt.float32 but found mt.float64");
+  expect_error<IndexError>([&] { mt::nll_loss_backward(one, x, target_tensor({1, 5, 0}, {3}), std::nullopt, Reduction::Sum, -100, total); },
+                           "Target 5 is out of bounds.");
+  expect_error<ValueError>([&] { mt::nll_loss_forward(x, target_tensor({1, 0}, {2}), std::nullopt, Reduction::Mean, -100); },
+                           "Expected input batch_size (3) to match target batch_size (2).");
+}
+
 TEST(NNLoss, EmptyBatches) {
   const Tensor x = mt::empty({0, 3}), t = mt::empty({0}, TensorOptions(kInt64));
   EXPECT_TRUE(std::isnan(mt::nll_loss(x, t).item<double>()));
@@ -249,6 +313,12 @@ TEST(NNLoss, MetaTensorsGetShapesWithoutData) {
   EXPECT_EQ(mt::nll_loss(x, t, std::nullopt, Reduction::None).sizes(), IntArrayRef({4, 3}));
   EXPECT_EQ(mt::nll_loss(x, t).dim(), 0);
   EXPECT_TRUE(mt::nll_loss(x, t).is_meta());
+  const auto [loss, total_weight] = mt::nll_loss_forward(x, t, std::nullopt, Reduction::Sum, -100);
+  EXPECT_TRUE(loss.is_meta() && total_weight.is_meta());
+  EXPECT_EQ(total_weight.dim(), 0);
+  const Tensor grad = mt::nll_loss_backward(mt::empty({}, meta), x, t, std::nullopt, Reduction::Mean, -100, total_weight);
+  EXPECT_TRUE(grad.is_meta());
+  EXPECT_EQ(grad.sizes(), x.sizes());
   EXPECT_EQ(mt::cross_entropy_loss(x, t, std::nullopt, Reduction::None, -100, 0.2).sizes(), IntArrayRef({4, 3}));
   EXPECT_EQ(mt::cross_entropy_loss(x, mt::empty({4, 5, 3}, meta), std::nullopt, Reduction::None).sizes(),
             IntArrayRef({4, 3}));
