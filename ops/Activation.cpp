@@ -8,6 +8,7 @@ namespace mt {
 MT_DEFINE_STUB(relu_stub, void(TensorIterator&));
 MT_DEFINE_STUB(gelu_stub, void(TensorIterator&, GeluApproximation));
 MT_DEFINE_STUB(silu_stub, void(TensorIterator&));
+MT_DEFINE_STUB(threshold_backward_stub, void(TensorIterator&, const Scalar&));
 
 namespace {
 
@@ -63,6 +64,15 @@ Tensor silu(const Tensor& self) {
   return silu_impl(out, self, false);
 }
 Tensor& silu_(Tensor& self) { return silu_impl(self, self, true); }
+
+// relu's gradient (PyTorch's threshold_backward): one pass, with no mask tensor in between.
+Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const Scalar& threshold) {
+  MT_CHECK(self.dtype() != kBool && grad_output.dtype() != kBool, "Boolean inputs not supported for threshold_backward");
+  Tensor out;
+  TensorIterator iter = binary_iterator(out, grad_output, self, false);
+  threshold_backward_stub(iter.device().type(), iter, threshold);
+  return result_of(out, iter);
+}
 Tensor& silu_out(const Tensor& self, Tensor& out) { return silu_impl(out, self, false); }
 
 // CPU, CUDA and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
@@ -75,6 +85,7 @@ void register_kernels(Library& m) {
   m.impl("silu", MT_FN(silu));
   m.impl("silu_", MT_FN(silu_));
   m.impl("silu.out", MT_FN(silu_out));
+  m.impl("threshold_backward", MT_FN(threshold_backward));
 }
 
 }  // namespace

@@ -122,8 +122,24 @@ Tensor relu(DispatchKeySet ks, const Tensor& self) {
   Tensor out = below_autograd([&] { return ops::relu::redispatch(ks & after_autograd_keyset, self); });
   if (compute_requires_grad({self})) {
     record("ReluBackward0", {self}, {out}, [s = SavedVariable(self)](const variable_list& g) {
-      return variable_list{grad_where_not(s.unpack().le(0), g[0])};
+      return variable_list{mt::threshold_backward(g[0], s.unpack(), 0)};
     });
+  }
+  return out;
+}
+
+// threshold_backward is linear in grad_output, with the same mask for the gradient's gradient, and
+// piecewise constant in self.
+Tensor threshold_backward(DispatchKeySet ks, const Tensor& grad_output, const Tensor& self, const Scalar& threshold) {
+  Tensor out = below_autograd(
+      [&] { return ops::threshold_backward::redispatch(ks & after_autograd_keyset, grad_output, self, threshold); });
+  if (compute_requires_grad({grad_output, self})) {
+    record("ThresholdBackwardBackward0", {grad_output, self}, {out},
+           [s = SavedVariable(self), threshold, go_sizes = grad_output.sizes().vec()](const variable_list& g) {
+             const Tensor self_v = s.unpack();
+             return variable_list{sum_to(mt::threshold_backward(g[0], self_v, threshold), go_sizes),
+                                  mt::zeros_like(self_v)};
+           });
   }
   return out;
 }
@@ -267,6 +283,7 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("sign", MT_FN(sign));
   m.impl("sign_", MT_FN(sign_));
   m.impl("relu", MT_FN(relu));
+  m.impl("threshold_backward", MT_FN(threshold_backward));
   m.impl("relu_", MT_FN(relu_));
   m.impl("gelu", MT_FN(gelu));
   m.impl("gelu_", MT_FN(gelu_));

@@ -141,7 +141,7 @@ constexpr const char* kPointwiseOps[] = {
     "add.Tensor", "sub.Tensor", "mul.Tensor", "div.Tensor", "div.Tensor_mode", "pow.Tensor_Tensor", "maximum",
     "minimum", "clamp.Tensor", "clamp_min.Tensor", "clamp_max.Tensor", "eq.Tensor", "ne.Tensor", "lt.Tensor",
     "le.Tensor", "gt.Tensor", "ge.Tensor", "logical_and", "logical_or", "where.self", "where.ScalarSelf",
-    "where.ScalarOther", "remainder.Tensor",
+    "where.ScalarOther", "remainder.Tensor", "threshold_backward",
     // in-place
     "neg_", "abs_", "sign_", "exp_", "log_", "log1p_", "sqrt_", "rsqrt_", "sin_", "cos_", "tanh_", "sigmoid_",
     "relu_", "gelu_", "silu_", "logical_not_", "clamp_", "clamp_.Tensor", "clamp_min_", "clamp_min_.Tensor",

@@ -1,4 +1,4 @@
-// CPU loops of relu, gelu and silu. Contiguous runs are Eigen array expressions (vectorised erf, tanh
+// CPU loops of relu, gelu, silu and threshold_backward (relu's gradient). Contiguous runs are Eigen array expressions (vectorised erf, tanh
 // and exp: silu's is AccurateExp, see OpmathLoops.h); 16-bit floats compute in float.
 #include <cmath>
 
@@ -19,6 +19,20 @@ void relu_kernel(TensorIterator& iter) {
           using S = eigen_scalar_t<decltype(x)>;
           return (x < S(0)).select(S(0), x);
         });
+  });
+}
+
+// Where self <= threshold the gradient is 0; elsewhere, a NaN self included, it passes.
+void threshold_backward_kernel(TensorIterator& iter, const Scalar& threshold) {
+  dispatch_numeric_types(iter.common_dtype(), "threshold_backward", [&]<typename T>() {
+    using M = opmath_t<T>;
+    const M t = threshold.to<M>();
+    const auto op = [t](T g, T x) -> T { return static_cast<M>(x) <= t ? T(0) : g; };
+    if constexpr (std::is_same_v<T, M>) {
+      cpu_kernel_vec<T>(iter, op, [t](const auto& g, const auto& x) { return (x <= t).select(T(0), g); });
+    } else {
+      cpu_kernel(iter, op);
+    }
   });
 }
 
@@ -71,5 +85,6 @@ void silu_kernel(TensorIterator& iter) {
 MT_REGISTER_STUB(relu_stub, kCPU, relu_kernel);
 MT_REGISTER_STUB(gelu_stub, kCPU, gelu_kernel);
 MT_REGISTER_STUB(silu_stub, kCPU, silu_kernel);
+MT_REGISTER_STUB(threshold_backward_stub, kCPU, threshold_backward_kernel);
 
 }  // namespace mt

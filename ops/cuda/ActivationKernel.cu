@@ -1,4 +1,4 @@
-// CUDA loops of relu, gelu and silu; 16-bit floats compute in float.
+// CUDA loops of relu, gelu, silu and threshold_backward (relu's gradient); 16-bit floats compute in float.
 #include <cmath>
 
 #include "ops/Activation.h"
@@ -28,6 +28,13 @@ struct SiluOp {
   __device__ M operator()(M x) const { return x / (M(1) + std::exp(-x)); }
 };
 
+// Where self <= threshold the gradient is 0; elsewhere, a NaN self included, it passes.
+template <typename M>
+struct ThresholdBackwardOp {
+  M threshold;
+  __device__ M operator()(M grad, M self) const { return self <= threshold ? M(0) : grad; }
+};
+
 void relu_kernel(TensorIterator& iter) {
   dispatch_numeric_types(iter.common_dtype(), "relu",
                          [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, ReluOp<opmath_t<T>>{}); });
@@ -47,9 +54,17 @@ void silu_kernel(TensorIterator& iter) {
                           [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, SiluOp<opmath_t<T>>{}); });
 }
 
+void threshold_backward_kernel(TensorIterator& iter, const Scalar& threshold) {
+  dispatch_numeric_types(iter.common_dtype(), "threshold_backward", [&]<typename T>() {
+    using M = opmath_t<T>;
+    cuda::gpu_kernel_same_type<T>(iter, ThresholdBackwardOp<M>{threshold.to<M>()});
+  });
+}
+
 }  // namespace
 
 MT_REGISTER_STUB(relu_stub, kCUDA, relu_kernel);
+MT_REGISTER_STUB(threshold_backward_stub, kCUDA, threshold_backward_kernel);
 MT_REGISTER_STUB(gelu_stub, kCUDA, gelu_kernel);
 MT_REGISTER_STUB(silu_stub, kCUDA, silu_kernel);
 

@@ -99,6 +99,16 @@ TEST(NnFormulas, NllLossAndItsBackward) {
   }
 }
 
+// relu's gradient op is differentiable in turn: along grad_output with the same mask, along self zero;
+// and relu's derivative is that op.
+TEST(NnFormulas, ThresholdBackward) {
+  check([](const variable_list& x) { return mt::threshold_backward(x[0], x[1], 0.25); }, {rnd({3, 4}, 30), rnd({3, 4}, 31)});
+  check([](const variable_list& x) { return mt::threshold_backward(x[0], x[1], 0.0); }, {rnd({4}, 32), rnd({3, 4}, 33)});
+  const Tensor x = mt::tensor({-1.0, 0.0, 2.0}, mt::kFloat64).requires_grad_();
+  const Tensor y = mt::relu(x);
+  EXPECT_EQ(values(mt::autograd::grad({y.sum()}, {x})[0]), (std::vector<double>{0, 0, 1}));
+}
+
 // Hand-worked at logits of 0 and elsewhere: with L = 1 + (p - 1) y, d/dx = (1 - y) - L sigmoid(-x) and
 // d2/dx2 = L sigmoid(x) sigmoid(-x). Zero logits are what a zero-initialised last layer gives.
 TEST(NnFormulas, BinaryCrossEntropyWithLogitsAtAndAroundZero) {

@@ -415,6 +415,14 @@ TEST_F(BatchingRules, NllLossForwardAndBackwardForEveryReduction) {
   }
 }
 
+TEST_F(BatchingRules, ThresholdBackwardBroadcastsLikeABinaryOp) {
+  const Tensor g = mt::randn({4, 5, 3}), x = mt::randn({4, 5, 3}), shared = mt::randn({5, 3});
+  const auto f = [](const Inputs& a) { return mt::threshold_backward(a[0], a[1], 0.1); };
+  check(f, {g, x}, Dims{0, 0});
+  check(f, {g, shared}, Dims{0, None});
+  check(f, {g.select(0, 0), x.permute({1, 2, 0})}, Dims{None, 2});
+}
+
 TEST_F(BatchingRules, SqueezeNeverSqueezesABatchOfOne) {
   check_unary([](const Inputs& a) { return a[0].squeeze(); }, {1, 3}, 1);
 }

@@ -1,4 +1,4 @@
-// relu, gelu (exact and tanh) and silu against naive double-precision formulas: every supported dtype,
+// relu, gelu (exact and tanh), silu and threshold_backward (relu's gradient) against naive double-precision formulas: every supported dtype,
 // 0-dim, empty and non-contiguous inputs, in-place and out= forms, Meta shapes and every error.
 #include <cmath>
 #include <limits>
@@ -119,6 +119,31 @@ TEST(PointwiseActivation, InPlaceAndOutForms) {
   EXPECT_EQ(values(i), (std::vector<double>{0, 3}));
 }
 
+// grad where self > threshold, 0 where self <= threshold; a NaN self passes the gradient (NaN <= t is false).
+TEST(PointwiseActivation, ThresholdBackwardDropsTheGradientAtAndBelowTheThreshold) {
+  uint64_t seed = 50;
+  for (ScalarType dt : kNumericDtypes) {
+    for (const auto& shape : kShapes) {
+      const Tensor g = random_tensor(shape, dt, seed++), x = random_tensor(shape, dt, seed++);
+      const std::vector<double> gv = values(g), xv = values(x);
+      std::vector<double> expected(gv.size());
+      for (size_t i = 0; i < gv.size(); ++i) expected[i] = xv[i] <= 1.0 ? 0.0 : gv[i];
+      const Tensor r = mt::threshold_backward(g, x, 1);
+      EXPECT_EQ(r.dtype(), dt);
+      expect_close(r, expected, 0);
+    }
+  }
+  const Tensor x = mt::tensor({-1.0, 0.0, 0.5, kNaN, kInf});
+  expect_close(mt::threshold_backward(mt::tensor({1.0, 2.0, 3.0, 4.0, 5.0}), x, 0), {0, 0, 3, 4, 5}, 0);
+  // Broadcasting, strided operands, and a float gradient against a double self (promoted).
+  const Tensor t = transposed_random(3, 4, kFloat32, 60);
+  const std::vector<double> tv = values(t);
+  std::vector<double> expected(12);
+  for (int i = 0; i < 12; ++i) expected[i] = tv[i] <= 0 ? 0 : 2.0;
+  expect_close(mt::threshold_backward(mt::full({}, 2.0), t, 0), expected, 0);
+  EXPECT_EQ(mt::threshold_backward(mt::ones({2}), mt::ones({2}, TensorOptions(kFloat64)), 0).dtype(), kFloat64);
+}
+
 TEST(PointwiseActivation, MetaTensorsGetShapesAndDtypes) {
   const TensorOptions meta = TensorOptions(Device("meta"));
   const Tensor h = mt::empty({3, 0, 2}, meta.dtype(kFloat16));
@@ -128,11 +153,18 @@ TEST(PointwiseActivation, MetaTensorsGetShapesAndDtypes) {
     EXPECT_EQ(r.dtype(), kFloat16);
   }
   EXPECT_EQ(mt::relu(mt::empty({4}, meta.dtype(kInt64))).dtype(), kInt64);
+  const Tensor grad = mt::threshold_backward(mt::empty({3, 1, 2}, meta.dtype(kFloat16)), h, 0);
+  EXPECT_TRUE(grad.is_meta());
+  EXPECT_EQ(grad.sizes(), IntArrayRef({3, 0, 2}));
   expect_error<NotImplementedError>([&] { mt::gelu(mt::empty({4}, meta.dtype(kInt64))); }, "\"gelu\" not implemented");
 }
 
 TEST(PointwiseActivation, ErrorsNameTheProblemAndChangeNothing) {
   expect_error<RuntimeError>([] { mt::relu(mt::tensor({true})); }, "Boolean inputs not supported for relu");
+  expect_error<RuntimeError>([] { mt::threshold_backward(mt::ones({2}), mt::tensor({true, false}), 0); },
+                             "Boolean inputs not supported for threshold_backward");
+  expect_error<RuntimeError>([] { mt::threshold_backward(mt::ones({2}), mt::ones({3}), 0); },
+                             "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0");
   expect_error<NotImplementedError>([] { mt::gelu(mt::tensor({1, 2})); }, "\"gelu\" not implemented for 'mt.int64'");
   expect_error<NotImplementedError>([] { mt::silu(mt::tensor({true})); }, "\"silu\" not implemented for 'mt.bool'");
   expect_error<RuntimeError>([] { mt::gelu(mt::ones({2}), "erf"); }, "approximate argument must be either none or tanh.");
