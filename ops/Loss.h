@@ -1,6 +1,6 @@
 #pragma once
 // nll_loss_forward / nll_loss_backward as compositions of other ops (ops/composite/Loss.cpp): the
-// kernels of every backend but CPU, which has a fused one (ops/cpu/LossKernel.cpp), and the batching
+// kernels of CUDA and Meta (CPU has a fused one, ops/cpu/LossKernel.cpp), and the batching
 // rules, which decompose; and the argument checks that both share.
 #include <optional>
 #include <tuple>

@@ -108,20 +108,23 @@ class ThreadPool {
 
   // How many threads a region started now gets: the caller and the workers that are awake, and the
   // sleeping ones too (`notify`: they have to be woken) when the region is worth waking them for and the
-  // pool is not contended or a probe is due. A query (`consume_probe` false) leaves the probe due.
+  // pool is not contended or a probe is due. A query (`region` false) leaves the probe due and the time
+  // of the last region alone.
   struct Plan {
     int threads;
     bool notify;
   };
-  Plan plan(bool wake, bool consume_probe) {
+  Plan plan(bool wake, bool region) {
     const int awake = size() - sleepers_.load(std::memory_order_seq_cst);
     if (always_wake_.load(std::memory_order_relaxed)) return {size(), awake < size()};
     if (awake == size()) return {awake, false};
     const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
     // Regions asked for in quick succession are worth waking workers for even when each is short:
     // woken, they spin for the ones that follow.
-    wake = wake || now - last_request_.exchange(now, std::memory_order_relaxed) < tick(kWorkerSpin);
-    if (wake && (!contended_.load(std::memory_order_relaxed) || probe_due(now, consume_probe, awake))) {
+    const auto last =
+        region ? last_request_.exchange(now, std::memory_order_relaxed) : last_request_.load(std::memory_order_relaxed);
+    wake = wake || now - last < tick(kWorkerSpin);
+    if (wake && (!contended_.load(std::memory_order_relaxed) || probe_due(now, region, awake))) {
       return {size(), true};
     }
     return {awake, false};

@@ -305,5 +305,11 @@ void register_explicit(Library& m) {
 
 MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) { register_implicit(m); }
 MT_LIBRARY_IMPL(mt, CompositeExplicitAutograd, m) { register_explicit(m); }
+// CUDA runs nll_loss_forward/backward as these compositions of its kernels, registered under its own key
+// as every operator with a CPU kernel has a CUDA one.
+MT_LIBRARY_IMPL(mt, CUDA, m) {
+  m.impl("nll_loss_forward", MT_FN(detail::nll_loss_forward_decomposed));
+  m.impl("nll_loss_backward", MT_FN(detail::nll_loss_backward_decomposed));
+}
 
 }  // namespace mt
