@@ -7,13 +7,24 @@ namespace mt::autograd {
 
 namespace {
 
+// The gradients of self + sign * alpha * other: alpha == 1 takes no multiplication (under vmap every op
+// is eight dispatcher entries), and an input that needs no gradient gets none.
+BackwardFunction::Formula add_formula(const Tensor& self, const Tensor& other, const Scalar& alpha, bool subtract) {
+  return [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec(), alpha, subtract,
+          self_rg = requires_grad(self), other_rg = requires_grad(other)](const variable_list& g) {
+    Tensor other_grad;
+    if (other_rg) {
+      const Tensor scaled = alpha.to<double>() == 1.0 ? g[0] : g[0] * alpha;
+      other_grad = sum_to(subtract ? -scaled : scaled, other_sizes);
+    }
+    return variable_list{self_rg ? sum_to(g[0], self_sizes) : Tensor(), other_grad};
+  };
+}
+
 Tensor add_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   Tensor out = below_autograd([&] { return ops::add_Tensor::redispatch(ks & after_autograd_keyset, self, other, alpha); });
   if (compute_requires_grad({self, other})) {
-    record("AddBackward0", {self, other}, {out},
-           [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec(), alpha](const variable_list& g) {
-             return variable_list{sum_to(g[0], self_sizes), sum_to(g[0] * alpha, other_sizes)};
-           });
+    record("AddBackward0", {self, other}, {out}, add_formula(self, other, alpha, false));
   }
   return out;
 }
@@ -21,10 +32,7 @@ Tensor add_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other, co
 Tensor sub_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   Tensor out = below_autograd([&] { return ops::sub_Tensor::redispatch(ks & after_autograd_keyset, self, other, alpha); });
   if (compute_requires_grad({self, other})) {
-    record("SubBackward0", {self, other}, {out},
-           [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec(), alpha](const variable_list& g) {
-             return variable_list{sum_to(g[0], self_sizes), sum_to(-(g[0] * alpha), other_sizes)};
-           });
+    record("SubBackward0", {self, other}, {out}, add_formula(self, other, alpha, true));
   }
   return out;
 }
@@ -116,10 +124,7 @@ Tensor& add__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other, const 
   const bool rg = compute_requires_grad({self, other});
   below_autograd([&]() -> Tensor& { return ops::add__Tensor::redispatch(ks & after_autograd_keyset, self, other, alpha); });
   if (rg) {
-    record("AddBackward0", {self, other}, {self},
-           [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec(), alpha](const variable_list& g) {
-             return variable_list{sum_to(g[0], self_sizes), sum_to(g[0] * alpha, other_sizes)};
-           });
+    record("AddBackward0", {self, other}, {self}, add_formula(self, other, alpha, false));
   }
   return self;
 }
@@ -129,10 +134,7 @@ Tensor& sub__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other, const 
   const bool rg = compute_requires_grad({self, other});
   below_autograd([&]() -> Tensor& { return ops::sub__Tensor::redispatch(ks & after_autograd_keyset, self, other, alpha); });
   if (rg) {
-    record("SubBackward0", {self, other}, {self},
-           [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec(), alpha](const variable_list& g) {
-             return variable_list{sum_to(g[0], self_sizes), sum_to(-(g[0] * alpha), other_sizes)};
-           });
+    record("SubBackward0", {self, other}, {self}, add_formula(self, other, alpha, true));
   }
   return self;
 }

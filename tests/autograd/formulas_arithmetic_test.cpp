@@ -1,4 +1,5 @@
-// The derivatives of remainder (d/da = 1, d/db = -floor(a / b)), out of place and in place, and of the
+// The derivatives of add and sub with alpha (d/dself = 1, d/dother = +-alpha), of remainder (d/da = 1,
+// d/db = -floor(a / b)), out of place and in place, and of the
 // compositions behind a scalar on the left (3 - x, 2 / x, 7 % x): hand-worked values, then finite
 // differences first and second order, away from remainder's jumps (where a / b is an integer).
 #include "formulas_test_helpers.h"
@@ -17,6 +18,33 @@ variable_list remainder_inputs(std::vector<int64_t> a_sizes, std::vector<int64_t
   const Tensor magnitude = rnd(a_sizes, seed, 2.4, 2.7).detach();
   const Tensor sign = mt::where(rnd(a_sizes, seed + 1).gt(0), 1.0, -1.0);
   return {(magnitude * sign).requires_grad_(), rnd(b_sizes, seed + 2, 1.05, 1.15)};
+}
+
+// Hand-worked for alpha 1 (no multiplication) and 2.5, broadcast other, out of place and in place, and with
+// one side only requiring grad; then finite differences.
+TEST(ArithmeticFormulas, AddAndSubWithAlpha) {
+  for (double alpha : {1.0, 2.5}) {
+    SCOPED_TRACE(alpha);
+    for (bool subtract : {false, true}) {
+      const Tensor a = mt::tensor({1.0, 2.0, 3.0, 4.0}, mt::kFloat64).reshape({2, 2}).requires_grad_();
+      const Tensor b = mt::tensor({5.0, 6.0}, mt::kFloat64).requires_grad_();
+      const Tensor y = subtract ? mt::sub(a, b, alpha) : mt::add(a, b, alpha);
+      EXPECT_EQ(y.grad_fn()->name(), subtract ? "SubBackward0" : "AddBackward0");
+      const auto g = mt::autograd::grad({y.sum()}, {a, b});
+      const double db = (subtract ? -2.0 : 2.0) * alpha;  // other broadcasts over 2 rows
+      EXPECT_EQ(values(g[0]), (std::vector<double>{1, 1, 1, 1}));
+      EXPECT_EQ(values(g[1]), (std::vector<double>{db, db}));
+      Tensor z = a * 1.0;
+      if (subtract) z.sub_(b, alpha);
+      else z.add_(b, alpha);
+      EXPECT_EQ(values(mt::autograd::grad({z.sum()}, {b})[0]), (std::vector<double>{db, db}));
+      EXPECT_EQ(values(mt::autograd::grad({mt::add(a.detach(), b, alpha).sum()}, {b})[0]),
+                (std::vector<double>{2 * alpha, 2 * alpha}));
+      EXPECT_EQ(values(mt::autograd::grad({mt::sub(a, b.detach(), alpha).sum()}, {a})[0]), (std::vector<double>{1, 1, 1, 1}));
+    }
+    check([alpha](const variable_list& x) { return mt::add(x[0], x[1], alpha); }, {rnd({2, 3}, 40), rnd({3}, 41)});
+    check([alpha](const variable_list& x) { return mt::sub(x[0], x[1], alpha); }, {rnd({2, 3}, 42), rnd({2, 3}, 43)});
+  }
 }
 
 TEST(ArithmeticFormulas, RemainderHandWorked) {
