@@ -223,7 +223,6 @@ class ThreadPool {
   int awake() const { return size() - sleepers_.load(std::memory_order_relaxed); }
 
  private:
-
   // A worker spins for the next job only while spinning pays: not under contention, where it would take
   // CPU from the threads that have work, and less each time it arrives too late to claim a chunk (the
   // caller ran them all). A worker woken by a probe spins in full once, so that the next region can tell
@@ -271,7 +270,6 @@ class ThreadPool {
   bool stop_ = false;
   std::exception_ptr error_;
 };
-
 
 // MT_NUM_THREADS sets the default, as OMP_NUM_THREADS does PyTorch's; a value that is not a positive
 // integer is ignored with a warning.

@@ -149,7 +149,6 @@ void set_blas_threads(int n) {
   current.store(n, std::memory_order_release);
 }
 
-// CBLAS takes sizes and strides as int.
 // The threads a large product can run on: OpenBLAS's threads, unlike our pool, slow down many times when
 // another process holds a core, so the kernel's count of runnable threads decides. OpenBLAS's own workers
 // count there for about 0.1 s after a call that used them, spinning for the next one.
@@ -166,6 +165,7 @@ int blas_threads_free(int threads) {
   return free;
 }
 
+// CBLAS takes sizes and strides as int.
 template <typename T>
 bool fits_blas(const Strided<T>& x) {
   return std::max({x.rows, x.cols, x.row_stride, x.col_stride}) <= INT_MAX;

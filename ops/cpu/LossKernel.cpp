@@ -15,6 +15,9 @@ namespace {
 
 struct NllShape {
   int64_t samples, classes, positions;
+  int64_t targets() const { return samples * positions; }
+  // Where the input (or its gradient) holds class c of the i-th target.
+  int64_t offset(int64_t i, int64_t c) const { return ((i / positions) * classes + c) * positions + i % positions; }
 };
 
 NllShape nll_shape(const Tensor& self) {
@@ -39,12 +42,12 @@ Tensor new_tensor(IntArrayRef sizes, const Tensor& like) {
 
 std::tuple<Tensor, Tensor> nll_loss_forward_cpu(const Tensor& self, const Tensor& target,
                                                 const std::optional<Tensor>& weight, int64_t reduction,
-                                            int64_t ignore_index) {
+                                                int64_t ignore_index) {
   detail::check_nll_loss(self, target, weight, reduction);
   const NllShape shape = nll_shape(self);
   const Tensor input = self.contiguous(), targets = target.contiguous();
   const Tensor weights = weight ? weight->contiguous() : Tensor();
-  const int64_t n = shape.samples * shape.positions;
+  const int64_t n = shape.targets();
   check_targets(targets.data_ptr<int64_t>(), n, shape.classes, ignore_index);
   Tensor output = new_tensor(reduction == Reduction::None ? target.sizes() : IntArrayRef{}, self);
   Tensor total_weight = new_tensor({}, self);
@@ -60,9 +63,8 @@ std::tuple<Tensor, Tensor> nll_loss_forward_cpu(const Tensor& self, const Tensor
         if (reduction == Reduction::None) out[i] = T(0);
         continue;
       }
-      const int64_t sample = i / shape.positions, position = i % shape.positions;
       const double wc = w ? static_cast<double>(w[c]) : 1.0;
-      const T loss = static_cast<T>(-wc * static_cast<double>(x[(sample * shape.classes + c) * shape.positions + position]));
+      const T loss = static_cast<T>(-wc * static_cast<double>(x[shape.offset(i, c)]));
       if (reduction == Reduction::None) out[i] = loss;
       sum += static_cast<double>(loss);
       weight_sum += wc;
@@ -75,8 +77,8 @@ std::tuple<Tensor, Tensor> nll_loss_forward_cpu(const Tensor& self, const Tensor
 }
 
 Tensor nll_loss_backward_cpu(const Tensor& grad_output, const Tensor& self, const Tensor& target,
-                         const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index,
-                         const Tensor& total_weight) {
+                             const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index,
+                             const Tensor& total_weight) {
   detail::check_nll_loss(self, target, weight, reduction);
   if (reduction == Reduction::None) {
     MT_CHECK(grad_output.sizes() == target.sizes(), "Expected grad_output of size ", target.sizes(), ", got ",
@@ -84,14 +86,16 @@ Tensor nll_loss_backward_cpu(const Tensor& grad_output, const Tensor& self, cons
   } else {
     MT_CHECK(grad_output.numel() == 1, "Expected a single element grad_output tensor, but got: ", grad_output.sizes());
   }
-  MT_CHECK(total_weight.numel() == 1, "expected total_weight to be a single element tensor, got: ",
-           total_weight.sizes(), " (", total_weight.numel(), " elements)");
+  MT_CHECK(total_weight.numel() == 1,
+           "expected total_weight to be a single element tensor, got: ", total_weight.sizes(), " (",
+           total_weight.numel(), " elements)");
   MT_CHECK(grad_output.dtype() == self.dtype() && total_weight.dtype() == self.dtype(), "expected scalar type ",
-           self.dtype(), " but found ", grad_output.dtype() != self.dtype() ? grad_output.dtype() : total_weight.dtype());
+           self.dtype(), " but found ",
+           grad_output.dtype() != self.dtype() ? grad_output.dtype() : total_weight.dtype());
   const NllShape shape = nll_shape(self);
   const Tensor targets = target.contiguous(), grads = grad_output.contiguous();
   const Tensor weights = weight ? weight->contiguous() : Tensor();
-  const int64_t n = shape.samples * shape.positions;
+  const int64_t n = shape.targets();
   check_targets(targets.data_ptr<int64_t>(), n, shape.classes, ignore_index);
   Tensor grad_input = new_tensor(self.sizes(), self);
   dispatch_floating_types(self.dtype(), "nll_loss_backward_out_frame", [&]<typename T>() {
@@ -104,10 +108,9 @@ Tensor nll_loss_backward_cpu(const Tensor& grad_output, const Tensor& self, cons
     for (int64_t i = 0; i < n; ++i) {
       const int64_t c = t[i];
       if (c == ignore_index) continue;
-      const int64_t sample = i / shape.positions, position = i % shape.positions;
       const double wc = w ? static_cast<double>(w[c]) : 1.0;
       const double gv = static_cast<double>(g[reduction == Reduction::None ? i : 0]) * scale;
-      gi[(sample * shape.classes + c) * shape.positions + position] = static_cast<T>(-wc * gv);
+      gi[shape.offset(i, c)] = static_cast<T>(-wc * gv);
     }
   });
   return grad_input;
