@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -58,6 +59,8 @@ constexpr auto kLate = std::chrono::microseconds(10);
 // Under contention a region runs on the caller and the workers that happen to be awake; once in this
 // long it wakes the sleeping ones too, to find out whether the cores are free again.
 constexpr auto kProbeInterval = std::chrono::milliseconds(20);
+// How long a reading of whether a core is free for a sleeping worker holds: it costs a few us.
+constexpr auto kFreeCheck = std::chrono::milliseconds(1);
 
 int hardware_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
@@ -83,14 +86,30 @@ int runnable_threads() {
   return end != field && *end == '/' ? static_cast<int>(running) : -1;
 }
 
+// Threads of this process outside the pool that spin, yielding the core to any other runnable thread, until
+// a time (expect_spinning_threads): not competitors, though the kernel counts them as runnable.
+std::atomic<int> spinning{0};
+std::atomic<std::chrono::steady_clock::rep> spinning_until{0};
+
+// How many threads the kernel has runnable outside the caller, the `awake` threads of the pool and the
+// spinning ones, or -1 where it does not say.
+int runnable_others(int awake) {
+  const int running = runnable_threads();
+  if (running < 0) return -1;
+  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  const int spinners = now < spinning_until.load(std::memory_order_relaxed) ? spinning.load(std::memory_order_relaxed) : 0;
+  return std::max(0, running - awake - spinners);
+}
+
 // One job at a time: `n` chunks that the caller and the workers claim one by one from `claim_`, a word
 // holding the job's generation, its chunk count and the next chunk. The caller runs chunks until none is
 // left and then waits only for chunks others are still running, so a worker whose core is taken (by
 // another process) costs at most a late start, never the whole job, and the pool is never much slower
 // than one thread. A worker that wakes after its job ended finds another generation and claims nothing.
-// When the caller has to wait for workers that were awake, other threads hold their cores: the pool is
-// contended, workers stop spinning and only a probe now and then wakes them, until a region in which
-// awake workers kept up, or woken ones helped, clears it.
+// When the caller keeps having to wait for workers that were awake, other threads hold their cores: the
+// pool is contended, workers stop spinning and only a probe now and then wakes them, until a region in
+// which awake workers kept up, or woken ones helped, clears it. Sleeping workers are not woken while the
+// kernel counts no free core for them (a busy process): they would miss the region.
 class ThreadPool {
  public:
   explicit ThreadPool(int workers) {
@@ -108,25 +127,22 @@ class ThreadPool {
 
   // How many threads a region started now gets: the caller and the workers that are awake, and the
   // sleeping ones too (`notify`: they have to be woken) when the region is worth waking them for and the
-  // pool is not contended or a probe is due. A query (`region` false) leaves the probe due and the time
-  // of the last region alone.
+  // pool is not contended or a probe is due. Every call is a request: it stamps the time of the last one
+  // and takes the probe if it is due.
   struct Plan {
     int threads;
     bool notify;
   };
-  Plan plan(bool wake, bool region) {
+  Plan plan(bool wake) {
     const int awake = size() - sleepers_.load(std::memory_order_seq_cst);
     if (always_wake_.load(std::memory_order_relaxed)) return {size(), awake < size()};
     if (awake == size()) return {awake, false};
     const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
     // Regions asked for in quick succession are worth waking workers for even when each is short:
     // woken, they spin for the ones that follow.
-    const auto last =
-        region ? last_request_.exchange(now, std::memory_order_relaxed) : last_request_.load(std::memory_order_relaxed);
-    wake = wake || now - last < tick(kWorkerSpin);
-    if (wake && (!contended_.load(std::memory_order_relaxed) || probe_due(now, region, awake))) {
-      return {size(), true};
-    }
+    wake = wake || now - last_request_.exchange(now, std::memory_order_relaxed) < tick(kWorkerSpin);
+    const bool contended = contended_.load(std::memory_order_relaxed);
+    if (wake && (contended ? probe_due(now, awake) : core_free(now, awake))) return {size(), true};
     return {awake, false};
   }
 
@@ -159,14 +175,17 @@ class ThreadPool {
     const auto end = std::chrono::steady_clock::now();
     // Workers that were awake are judged: one with a core of its own claims a chunk within a few us and
     // finishes its last less than a chunk's time after the caller ran out of them; one that needs twice
-    // that, or claims nothing while the caller runs them all, shares its core (once is VM noise). A
-    // sleeping worker is late by its wake-up, not by contention, but one woken in time to help has a core.
+    // that, or claims nothing while the caller runs them all, was late. Late in three of the last eight
+    // judged regions, it shares its core; once is VM noise (1-2% of regions here, on an idle machine,
+    // and each verdict costs a probe interval of serial regions). A sleeping worker is late by its
+    // wake-up, not by contention, but one woken in time to help has a core.
     const auto ran = ran_out - start, wait = end - ran_out;
     if (all_awake && mine > 0 && mine < n) {
-      contended_.store(wait > kLate && wait > 2 * ran / mine, std::memory_order_relaxed);
+      judge(wait > kLate && wait > 2 * ran / mine);
     } else if (all_awake && ran > kLate) {
-      contended_.store(true, std::memory_order_relaxed);
+      judge(true);
     } else if (notify && mine < n) {
+      late_ = 0;
       contended_.store(false, std::memory_order_relaxed);
     }
     std::lock_guard<std::mutex> lock(mutex_);
@@ -174,6 +193,14 @@ class ThreadPool {
   }
 
  private:
+  void judge(bool late) {
+    // A contended pool's workers are awake only after a probe found the cores free: one that kept up
+    // has a core again.
+    if (!late && contended_.load(std::memory_order_relaxed)) late_ = 0;
+    late_ = (late_ << 1 | static_cast<unsigned>(late)) & 0xff;
+    contended_.store(std::popcount(late_) >= 3, std::memory_order_relaxed);
+  }
+
   // claim_: generation (32 bits) | chunk count (16) | next chunk (16).
   static uint64_t pack(uint64_t generation, uint64_t n, uint64_t next) { return generation << 32 | n << 16 | next; }
   static uint64_t generation_of(uint64_t c) { return c >> 32; }
@@ -206,17 +233,30 @@ class ThreadPool {
     if (!error_) error_ = e;
   }
   static std::chrono::steady_clock::rep tick(std::chrono::steady_clock::duration d) { return d.count(); }
-  // A probe is due once per kProbeInterval, and is skipped while the kernel counts other runnable threads
-  // on the cores the workers would need: a worker woken then only takes a core from them or from the
-  // caller, and a woken worker gets the scheduler's favour at first, which made it look as though the
-  // cores were free.
-  bool probe_due(std::chrono::steady_clock::rep now, bool consume, int awake) {
+  // A probe is due once per kProbeInterval, and is skipped while no core is free for the workers (a
+  // woken worker gets the scheduler's favour at first, which made it look as though the cores were free).
+  bool probe_due(std::chrono::steady_clock::rep now, int awake) {
     auto next = next_probe_.load(std::memory_order_relaxed);
     if (now < next) return false;
-    if (!consume) return true;
     if (!next_probe_.compare_exchange_strong(next, now + tick(kProbeInterval), std::memory_order_relaxed)) return false;
-    const int others = runnable_threads() - awake;  // awake: the caller and our spinning workers
-    return others < 0 || hardware_threads() - others >= 2;
+    return free_cores(awake) >= 1;
+  }
+  // Whether a sleeping worker would find a core free, read at most once per kFreeCheck: with a busy process
+  // on it, waking the worker only costs the caller a system call and the worker misses the region.
+  bool core_free(std::chrono::steady_clock::rep now, int awake) {
+    auto checked = free_checked_.load(std::memory_order_relaxed);
+    if (now - checked < tick(kFreeCheck) ||
+        !free_checked_.compare_exchange_strong(checked, now, std::memory_order_relaxed)) {
+      return core_free_.load(std::memory_order_relaxed);
+    }
+    const bool free = free_cores(awake) >= 1;
+    core_free_.store(free, std::memory_order_relaxed);
+    return free;
+  }
+  // The cores left when the caller, our awake workers and the kernel's other runnable threads have theirs.
+  static int free_cores(int awake) {
+    const int others = runnable_others(awake);
+    return others < 0 ? hardware_threads() : hardware_threads() - awake - others;
   }
 
  public:
@@ -259,13 +299,15 @@ class ThreadPool {
   std::mutex call_mutex_, mutex_;
   std::condition_variable wake_, done_;
   uint64_t generation_ = 0;  // the caller's count of jobs (under call_mutex_)
+  unsigned late_ = 0;        // whether awake workers were late, one bit per judged region (under call_mutex_)
   const std::function<void(int)>* job_ = nullptr;
   std::atomic<uint64_t> claim_{0};
   std::atomic<int> finished_{0};
   std::atomic<int> sleepers_{0};
   std::atomic<bool> contended_{false};
   std::atomic<bool> always_wake_{false};  // detail::set_parallel_always_wake
-  std::atomic<std::chrono::steady_clock::rep> next_probe_{0}, last_request_{0};  // steady_clock ticks
+  std::atomic<std::chrono::steady_clock::rep> next_probe_{0}, last_request_{0}, free_checked_{0};  // steady_clock ticks
+  std::atomic<bool> core_free_{true};
   bool caller_waiting_ = false;  // under mutex_
   bool stop_ = false;
   std::exception_ptr error_;
@@ -299,6 +341,25 @@ int64_t grains_in(int64_t begin, int64_t end, int64_t grain) {
   return end > begin ? (end - begin + g - 1) / g : 0;
 }
 
+// A kernel that asks parallel_threads() how to cut its work runs the region it cut with the plan it was
+// told: planned again, the region would count the question as a request just before it and wake workers
+// the cuts leave nothing for. The plan is kept for the next region on this thread, briefly.
+struct Reserved {
+  std::chrono::steady_clock::time_point at;
+  bool valid = false;
+  ThreadPool::Plan plan{};
+};
+thread_local Reserved reserved;
+constexpr auto kReservation = std::chrono::microseconds(20);
+
+ThreadPool::Plan region_plan(bool wake) {
+  if (reserved.valid) {
+    reserved.valid = false;
+    if (std::chrono::steady_clock::now() - reserved.at < kReservation) return reserved.plan;
+  }
+  return pool().plan(wake);
+}
+
 }  // namespace
 
 int get_num_threads() { return num_threads; }
@@ -308,12 +369,16 @@ void detail::set_parallel_always_wake(bool on) { pool().set_always_wake(on); }
 
 int parallel_threads(bool wake) {
   if (num_threads == 1 || in_parallel_region) return 1;
-  return std::min(num_threads, pool().plan(wake, false).threads);
+  reserved = {std::chrono::steady_clock::now(), true, pool().plan(wake)};
+  return std::min(num_threads, reserved.plan.threads);
 }
 
-int runnable_elsewhere() {
-  const int running = runnable_threads();
-  return running < 0 ? -1 : std::max(0, running - pool().awake());
+int runnable_elsewhere() { return runnable_others(pool().awake()); }
+
+void expect_spinning_threads(int count, std::chrono::milliseconds duration) {
+  const auto until = (std::chrono::steady_clock::now() + duration).time_since_epoch().count();
+  spinning.store(count, std::memory_order_relaxed);
+  spinning_until.store(until, std::memory_order_relaxed);
 }
 
 void parallel_for(int64_t begin, int64_t end, int64_t grain, bool wake, const std::function<void(int64_t, int64_t)>& f) {
@@ -326,7 +391,7 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, bool wake, const st
     f(begin, end);
     return;
   }
-  const auto plan = pool().plan(wake, true);
+  const auto plan = region_plan(wake);
   const int threads = std::min(num_threads, plan.threads);
   if (threads <= 1) {
     f(begin, end);

@@ -2,6 +2,7 @@
 // Intra-op parallelism for CPU kernels: parallel_for splits [begin, end) into contiguous chunks, which
 // the caller and the workers of a persistent pool (sized to the machine) claim as they come. Small
 // ranges run inline on the caller.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 
@@ -31,13 +32,20 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function
 void parallel_for(int64_t begin, int64_t end, int64_t grain, bool wake, const std::function<void(int64_t, int64_t)>& f);
 
 // How many threads a region started now would get, at most get_num_threads(): fewer while other
-// threads hold the cores (the pool finds out as it runs). For kernels that cut their work by thread count.
+// threads hold the cores (the pool finds out as it runs). For kernels that cut their work by thread count:
+// the answer counts as a request for a region, and the next parallel_for on this thread, started within a
+// few us, runs on the plan it was given.
 int parallel_threads(bool wake);
 
 // How many threads the kernel has runnable on this machine outside this process's pool (the caller and
 // the awake workers), or -1 where it does not say (Linux's /proc/loadavg). A few us: for kernels that hand
 // a long region to threads of their own, which the pool cannot shield from contention.
 int runnable_elsewhere();
+
+// Tells the pool that `count` threads of this process outside it spin for the next `duration`, yielding
+// to other threads (OpenBLAS's after they start and after each threaded call): runnable_elsewhere() and
+// the pool's reading of free cores leave them out until then.
+void expect_spinning_threads(int count, std::chrono::milliseconds duration);
 
 namespace detail {
 // For tests that count chunks: while set, every region wakes all workers and the pool never holds back

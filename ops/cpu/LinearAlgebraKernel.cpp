@@ -149,19 +149,21 @@ void set_blas_threads(int n) {
   current.store(n, std::memory_order_release);
 }
 
+// OpenBLAS's workers spin, yielding, for about 0.1 s after they start (as the library loads) and after a
+// call that used them.
+constexpr auto kBlasSpin = std::chrono::milliseconds(200);
+const bool blas_workers_started = [] {
+  expect_spinning_threads(static_cast<int>(std::thread::hardware_concurrency()) - 1, kBlasSpin);
+  return true;
+}();
+
 // The threads a large product can run on: OpenBLAS's threads, unlike our pool, slow down many times when
-// another process holds a core, so the kernel's count of runnable threads decides. OpenBLAS's own workers
-// count there for about 0.1 s after a call that used them, spinning for the next one.
+// another process holds a core, so the kernel's count of runnable threads decides.
 int blas_threads_free(int threads) {
-  using Clock = std::chrono::steady_clock;
-  static std::atomic<Clock::rep> last_threaded{0};
-  const auto now = Clock::now().time_since_epoch();
-  int others = runnable_elsewhere();
+  const int others = runnable_elsewhere();
   if (others < 0) return threads;
-  if (now.count() - last_threaded.load(std::memory_order_relaxed) < Clock::duration(std::chrono::milliseconds(200)).count())
-    others = std::max(0, others - (threads - 1));
   const int free = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - others, 1, threads);
-  if (free > 1) last_threaded.store(now.count(), std::memory_order_relaxed);
+  if (free > 1) expect_spinning_threads(free - 1, kBlasSpin);
   return free;
 }
 
