@@ -43,7 +43,7 @@ int parallel_threads(bool wake);
 int runnable_elsewhere();
 
 // Tells the pool that `count` threads of this process outside it spin for the next `duration`, yielding
-// to other threads (OpenBLAS's after they start and after each threaded call): runnable_elsewhere() and
+// to other threads (OpenBLAS's after each threaded call): runnable_elsewhere() and
 // the pool's reading of free cores leave them out until then.
 void expect_spinning_threads(int count, std::chrono::milliseconds duration);
 

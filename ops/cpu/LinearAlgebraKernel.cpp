@@ -149,13 +149,10 @@ void set_blas_threads(int n) {
   current.store(n, std::memory_order_release);
 }
 
-// OpenBLAS's workers spin, yielding, for about 0.1 s after they start (as the library loads) and after a
-// call that used them.
+// OpenBLAS's workers spin, yielding, for about 0.1 s after a call that used them. (They also spin for as
+// long after they start, as the library loads: not declared, because a busy process that the count would
+// then hide made the pool wake workers for it in the first 0.2 s; the pool stays on one thread instead.)
 constexpr auto kBlasSpin = std::chrono::milliseconds(200);
-const bool blas_workers_started = [] {
-  expect_spinning_threads(static_cast<int>(std::thread::hardware_concurrency()) - 1, kBlasSpin);
-  return true;
-}();
 
 // The threads a large product can run on: OpenBLAS's threads, unlike our pool, slow down many times when
 // another process holds a core, so the kernel's count of runnable threads decides.
