@@ -1,16 +1,18 @@
 // Trains a small MLP to tell apart three interleaved noisy spirals (generated deterministically from a
 // seed), printing a progress bar per epoch, then times the evaluation of the test set under no_grad and
-// under inference_mode. The second argument picks the device ("cuda" trains on the GPU; the model
+// under inference_mode, taking turns. The second argument picks the device ("cuda" trains on the GPU; the model
 // and data are made on the CPU from the same seeds, then moved, so both devices train the same net).
 //
 //   ./mlp_train [epochs] [cpu|cuda]
 #include <microtorch/microtorch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "spirals.h"
 
@@ -34,10 +36,26 @@ void print_progress(int64_t epoch, int64_t epochs, int64_t step, int64_t steps, 
   std::fflush(stdout);
 }
 
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
 // Evaluates `model` on `data` `repeats` times and returns the mean milliseconds per pass.
+// A pass goes through the data in batches, as an evaluation loop over a data loader does: each batch a
+// view of the data, its predictions counted on the way.
 double time_eval(mt::nn::Sequential& model, const spirals::Dataset& data, int repeats, double& acc) {
+  const int64_t n = data.x.size(0);
   const auto start = Clock::now();
-  for (int i = 0; i < repeats; ++i) acc = accuracy(model.forward(data.x), data.y);
+  for (int i = 0; i < repeats; ++i) {
+    int64_t correct = 0;
+    for (int64_t b = 0; b < n; b += kBatch) {
+      const int64_t len = std::min(kBatch, n - b);
+      const mt::Tensor logits = model.forward(data.x.narrow(0, b, len));
+      correct += logits.argmax(1).eq(data.y.narrow(0, b, len)).sum().item<int64_t>();
+    }
+    acc = static_cast<double>(correct) / static_cast<double>(n);
+  }
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count() / repeats;
 }
 
@@ -83,22 +101,27 @@ int run(int argc, char** argv) {
   const double training_s = std::chrono::duration<double>(Clock::now() - training_start).count();
 
   model->eval();
+  // The two modes take turns, a round of passes each, and each reports its median round: timed one after
+  // the other, the second would meet a different machine (clock speed, other processes) from the first.
   double acc_no_grad = 0, acc_inference = 0;
-  constexpr int kRepeats = 200;
-  double ms_no_grad = 0, ms_inference = 0;
-  {
-    mt::NoGradGuard no_grad;
-    time_eval(*model, test, 10, acc_no_grad);  // warm-up
-    ms_no_grad = time_eval(*model, test, kRepeats, acc_no_grad);
-  }
-  {
-    mt::InferenceMode inference;
-    time_eval(*model, test, 10, acc_inference);
-    ms_inference = time_eval(*model, test, kRepeats, acc_inference);
+  constexpr int kRounds = 21, kPasses = 10;
+  std::vector<double> ms_no_grad, ms_inference;
+  for (int round = 0; round <= kRounds; ++round) {  // round 0 warms up
+    {
+      mt::NoGradGuard no_grad;
+      const double ms = time_eval(*model, test, kPasses, acc_no_grad);
+      if (round > 0) ms_no_grad.push_back(ms);
+    }
+    {
+      mt::InferenceMode inference;
+      const double ms = time_eval(*model, test, kPasses, acc_inference);
+      if (round > 0) ms_inference.push_back(ms);
+    }
   }
   std::printf("trained in %.1f s; test accuracy %.1f%%\n", training_s, 100 * acc_inference);
-  std::printf("evaluating the test set (%d passes): no_grad %.3f ms/pass, inference_mode %.3f ms/pass\n", kRepeats,
-              ms_no_grad, ms_inference);
+  std::printf("evaluating the test set (median of %d rounds of %d passes, taking turns): no_grad %.3f ms/pass, "
+              "inference_mode %.3f ms/pass\n",
+              kRounds, kPasses, median(ms_no_grad), median(ms_inference));
   if (acc_no_grad != acc_inference) {
     std::printf("error: the two modes disagree\n");
     return 1;
