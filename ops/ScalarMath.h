@@ -1,7 +1,7 @@
 #pragma once
 // Element functions whose rules are microtorch's (or Python's) rather than the C library's, written
 // once for the CPU loops and the CUDA kernels: integer powers, floor division and modulo, and max/min that
-// propagate NaN. In a .cu file they are host and device functions.
+// propagate NaN, the inverse error function. In a .cu file they are host and device functions.
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -124,6 +124,48 @@ MT_HOST_DEVICE T min_nan(T a, T b) {
   if (is_nan(a)) return a;
   if (is_nan(b)) return b;
   return b < a ? b : a;
+}
+
+// erf^-1(y), computed in double whatever M is: Giles' single-precision approximation ("Approximating the
+// erfinv function", 2010), then two Newton steps. From |y| = 0.5 on, a step measures erf(x) - |y| as
+// (1 - |y|) - erfc(x), both sides exact enough, so the tails (down to 1 - |y| = 1e-300) keep full
+// precision. erfinv(+-1) = +-inf; NaN or |y| > 1 give NaN.
+template <typename M>
+MT_HOST_DEVICE M inverse_erf(M y) {
+  const double a = std::fabs(static_cast<double>(y));
+  if (!(a <= 1)) return static_cast<M>(NAN);
+  if (a == 1) return static_cast<M>(std::copysign(INFINITY, static_cast<double>(y)));
+  double w = -std::log((1 - a) * (1 + a)), p;
+  if (w < 5) {
+    w -= 2.5;
+    p = 2.81022636e-08;
+    p = 3.43273939e-07 + p * w;
+    p = -3.5233877e-06 + p * w;
+    p = -4.39150654e-06 + p * w;
+    p = 0.00021858087 + p * w;
+    p = -0.00125372503 + p * w;
+    p = -0.00417768164 + p * w;
+    p = 0.246640727 + p * w;
+    p = 1.50140941 + p * w;
+  } else {
+    w = std::sqrt(w) - 3;
+    p = -0.000200214257;
+    p = 0.000100950558 + p * w;
+    p = 0.00134934322 + p * w;
+    p = -0.00367342844 + p * w;
+    p = 0.00573950773 + p * w;
+    p = -0.0076224613 + p * w;
+    p = 0.00943887047 + p * w;
+    p = 1.00167406 + p * w;
+    p = 2.83297682 + p * w;
+  }
+  double x = p * a;
+  constexpr double kTwoOverSqrtPi = 1.1283791670955126;
+  for (int step = 0; step < 2; ++step) {
+    const double error = a < 0.5 ? std::erf(x) - a : (1 - a) - std::erfc(x);
+    x -= error / (kTwoOverSqrtPi * std::exp(-x * x));
+  }
+  return static_cast<M>(std::copysign(x, static_cast<double>(y)));
 }
 
 }  // namespace mt

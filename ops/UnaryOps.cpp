@@ -19,6 +19,22 @@ MT_DEFINE_STUB(sin_stub, UnaryFn);
 MT_DEFINE_STUB(cos_stub, UnaryFn);
 MT_DEFINE_STUB(tanh_stub, UnaryFn);
 MT_DEFINE_STUB(sigmoid_stub, UnaryFn);
+MT_DEFINE_STUB(expm1_stub, UnaryFn);
+MT_DEFINE_STUB(exp2_stub, UnaryFn);
+MT_DEFINE_STUB(log2_stub, UnaryFn);
+MT_DEFINE_STUB(log10_stub, UnaryFn);
+MT_DEFINE_STUB(sinh_stub, UnaryFn);
+MT_DEFINE_STUB(cosh_stub, UnaryFn);
+MT_DEFINE_STUB(asin_stub, UnaryFn);
+MT_DEFINE_STUB(acos_stub, UnaryFn);
+MT_DEFINE_STUB(atan_stub, UnaryFn);
+MT_DEFINE_STUB(asinh_stub, UnaryFn);
+MT_DEFINE_STUB(acosh_stub, UnaryFn);
+MT_DEFINE_STUB(atanh_stub, UnaryFn);
+MT_DEFINE_STUB(erf_stub, UnaryFn);
+MT_DEFINE_STUB(erfc_stub, UnaryFn);
+MT_DEFINE_STUB(erfinv_stub, UnaryFn);
+MT_DEFINE_STUB(reciprocal_stub, UnaryFn);
 
 namespace {
 
@@ -73,6 +89,22 @@ constexpr UnaryOp kSin{"sin", &sin_stub, true, any_dtype};
 constexpr UnaryOp kCos{"cos", &cos_stub, true, any_dtype};
 constexpr UnaryOp kTanh{"tanh", &tanh_stub, true, any_dtype};
 constexpr UnaryOp kSigmoid{"sigmoid", &sigmoid_stub, true, any_dtype};
+constexpr UnaryOp kExpm1{"expm1", &expm1_stub, true, any_dtype};
+constexpr UnaryOp kExp2{"exp2", &exp2_stub, true, any_dtype};
+constexpr UnaryOp kLog2{"log2", &log2_stub, true, any_dtype};
+constexpr UnaryOp kLog10{"log10", &log10_stub, true, any_dtype};
+constexpr UnaryOp kSinh{"sinh", &sinh_stub, true, any_dtype};
+constexpr UnaryOp kCosh{"cosh", &cosh_stub, true, any_dtype};
+constexpr UnaryOp kAsin{"asin", &asin_stub, true, any_dtype};
+constexpr UnaryOp kAcos{"acos", &acos_stub, true, any_dtype};
+constexpr UnaryOp kAtan{"atan", &atan_stub, true, any_dtype};
+constexpr UnaryOp kAsinh{"asinh", &asinh_stub, true, any_dtype};
+constexpr UnaryOp kAcosh{"acosh", &acosh_stub, true, any_dtype};
+constexpr UnaryOp kAtanh{"atanh", &atanh_stub, true, any_dtype};
+constexpr UnaryOp kErf{"erf", &erf_stub, true, any_dtype};
+constexpr UnaryOp kErfc{"erfc", &erfc_stub, true, any_dtype};
+constexpr UnaryOp kErfinv{"erfinv", &erfinv_stub, true, any_dtype};
+constexpr UnaryOp kReciprocal{"reciprocal", &reciprocal_stub, true, any_dtype};
 
 template <const UnaryOp& op>
 void register_op(Library& m) {
@@ -96,6 +128,22 @@ void register_kernels(Library& m) {
   register_op<kCos>(m);
   register_op<kTanh>(m);
   register_op<kSigmoid>(m);
+  register_op<kExpm1>(m);
+  register_op<kExp2>(m);
+  register_op<kLog2>(m);
+  register_op<kLog10>(m);
+  register_op<kSinh>(m);
+  register_op<kCosh>(m);
+  register_op<kAsin>(m);
+  register_op<kAcos>(m);
+  register_op<kAtan>(m);
+  register_op<kAsinh>(m);
+  register_op<kAcosh>(m);
+  register_op<kAtanh>(m);
+  register_op<kErf>(m);
+  register_op<kErfc>(m);
+  register_op<kErfinv>(m);
+  register_op<kReciprocal>(m);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #pragma once
-// Unary math (neg, abs, sign, exp, log, log1p, sqrt, rsqrt, sin, cos, tanh, sigmoid): the per-device
+// Unary math (neg, abs, sign, exp, log, log1p, sqrt, rsqrt, sin, cos, tanh, sigmoid, and the exponentials,
+// logarithms, hyperbolic and inverse trigonometric functions, erf and its kin, reciprocal): the per-device
 // stubs that hold the loops. The shared part (dtype rules, allocation, the three forms) is UnaryOps.cpp.
 #include "ops/DispatchStub.h"
 #include "ops/TensorIterator.h"
@@ -22,5 +23,21 @@ MT_DECLARE_STUB(sin_stub, UnaryFn);
 MT_DECLARE_STUB(cos_stub, UnaryFn);
 MT_DECLARE_STUB(tanh_stub, UnaryFn);
 MT_DECLARE_STUB(sigmoid_stub, UnaryFn);
+MT_DECLARE_STUB(expm1_stub, UnaryFn);
+MT_DECLARE_STUB(exp2_stub, UnaryFn);
+MT_DECLARE_STUB(log2_stub, UnaryFn);
+MT_DECLARE_STUB(log10_stub, UnaryFn);
+MT_DECLARE_STUB(sinh_stub, UnaryFn);
+MT_DECLARE_STUB(cosh_stub, UnaryFn);
+MT_DECLARE_STUB(asin_stub, UnaryFn);
+MT_DECLARE_STUB(acos_stub, UnaryFn);
+MT_DECLARE_STUB(atan_stub, UnaryFn);
+MT_DECLARE_STUB(asinh_stub, UnaryFn);
+MT_DECLARE_STUB(acosh_stub, UnaryFn);
+MT_DECLARE_STUB(atanh_stub, UnaryFn);
+MT_DECLARE_STUB(erf_stub, UnaryFn);
+MT_DECLARE_STUB(erfc_stub, UnaryFn);
+MT_DECLARE_STUB(erfinv_stub, UnaryFn);
+MT_DECLARE_STUB(reciprocal_stub, UnaryFn);
 
 }  // namespace mt

@@ -55,6 +55,29 @@ Tensor d_silu(const Tensor& x) {
   const Tensor s = x.sigmoid();
   return s * (x * (-s + 1) + 1);
 }
+// The exponentials, logarithms, hyperbolic and inverse trigonometric functions, erf and its kin.
+constexpr double kLn2 = 0.6931471805599453, kLn10 = 2.302585092994046, kTwoOverSqrtPi = 1.1283791670955126;
+Tensor d_expm1(const Tensor& x) { return x.exp(); }
+Tensor d_exp2(const Tensor& x) { return x.exp2() * kLn2; }
+Tensor d_log2(const Tensor& x) { return (x * kLn2).reciprocal(); }
+Tensor d_log10(const Tensor& x) { return (x * kLn10).reciprocal(); }
+Tensor d_sinh(const Tensor& x) { return x.cosh(); }
+Tensor d_cosh(const Tensor& x) { return x.sinh(); }
+Tensor d_asin(const Tensor& x) { return (-(x * x) + 1).rsqrt(); }
+Tensor d_acos(const Tensor& x) { return -(-(x * x) + 1).rsqrt(); }
+Tensor d_atan(const Tensor& x) { return (x * x + 1).reciprocal(); }
+Tensor d_asinh(const Tensor& x) { return (x * x + 1).rsqrt(); }
+Tensor d_acosh(const Tensor& x) { return (x * x - 1).rsqrt(); }
+Tensor d_atanh(const Tensor& x) { return (-(x * x) + 1).reciprocal(); }
+Tensor d_erf(const Tensor& x) { return (-(x * x)).exp() * kTwoOverSqrtPi; }
+Tensor d_erfc(const Tensor& x) { return (-(x * x)).exp() * -kTwoOverSqrtPi; }
+// erfinv(x) = y: dy/dx = 1 / erf'(y) = sqrt(pi) / 2 exp(y^2).
+Tensor d_erfinv(const Tensor& x) {
+  const Tensor y = x.erfinv();
+  return (y * y).exp() / kTwoOverSqrtPi;
+}
+Tensor d_reciprocal(const Tensor& x) { return -(x * x).reciprocal(); }
+
 // abs: grad * sign(self), 0 at 0 (PyTorch's grad * self.sgn()).
 Tensor d_abs(const Tensor& x) { return x.sign(); }
 
@@ -96,6 +119,22 @@ MT_UNARY_FORMULA(tanh, "TanhBackward0")
 MT_UNARY_FORMULA(sigmoid, "SigmoidBackward0")
 MT_UNARY_FORMULA(silu, "SiluBackward0")
 MT_UNARY_FORMULA(abs, "AbsBackward0")
+MT_UNARY_FORMULA(expm1, "Expm1Backward0")
+MT_UNARY_FORMULA(exp2, "Exp2Backward0")
+MT_UNARY_FORMULA(log2, "Log2Backward0")
+MT_UNARY_FORMULA(log10, "Log10Backward0")
+MT_UNARY_FORMULA(sinh, "SinhBackward0")
+MT_UNARY_FORMULA(cosh, "CoshBackward0")
+MT_UNARY_FORMULA(asin, "AsinBackward0")
+MT_UNARY_FORMULA(acos, "AcosBackward0")
+MT_UNARY_FORMULA(atan, "AtanBackward0")
+MT_UNARY_FORMULA(asinh, "AsinhBackward0")
+MT_UNARY_FORMULA(acosh, "AcoshBackward0")
+MT_UNARY_FORMULA(atanh, "AtanhBackward0")
+MT_UNARY_FORMULA(erf, "ErfBackward0")
+MT_UNARY_FORMULA(erfc, "ErfcBackward0")
+MT_UNARY_FORMULA(erfinv, "ErfinvBackward0")
+MT_UNARY_FORMULA(reciprocal, "ReciprocalBackward0")
 #undef MT_UNARY_FORMULA
 
 // sign's gradient is 0 (PyTorch's zeros_like(grad)): it saves nothing, so changing self in place afterwards is no
@@ -264,6 +303,38 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("log_", MT_FN(log_));
   m.impl("log1p", MT_FN(log1p));
   m.impl("log1p_", MT_FN(log1p_));
+  m.impl("expm1", MT_FN(expm1));
+  m.impl("expm1_", MT_FN(expm1_));
+  m.impl("exp2", MT_FN(exp2));
+  m.impl("exp2_", MT_FN(exp2_));
+  m.impl("log2", MT_FN(log2));
+  m.impl("log2_", MT_FN(log2_));
+  m.impl("log10", MT_FN(log10));
+  m.impl("log10_", MT_FN(log10_));
+  m.impl("sinh", MT_FN(sinh));
+  m.impl("sinh_", MT_FN(sinh_));
+  m.impl("cosh", MT_FN(cosh));
+  m.impl("cosh_", MT_FN(cosh_));
+  m.impl("asin", MT_FN(asin));
+  m.impl("asin_", MT_FN(asin_));
+  m.impl("acos", MT_FN(acos));
+  m.impl("acos_", MT_FN(acos_));
+  m.impl("atan", MT_FN(atan));
+  m.impl("atan_", MT_FN(atan_));
+  m.impl("asinh", MT_FN(asinh));
+  m.impl("asinh_", MT_FN(asinh_));
+  m.impl("acosh", MT_FN(acosh));
+  m.impl("acosh_", MT_FN(acosh_));
+  m.impl("atanh", MT_FN(atanh));
+  m.impl("atanh_", MT_FN(atanh_));
+  m.impl("erf", MT_FN(erf));
+  m.impl("erf_", MT_FN(erf_));
+  m.impl("erfc", MT_FN(erfc));
+  m.impl("erfc_", MT_FN(erfc_));
+  m.impl("erfinv", MT_FN(erfinv));
+  m.impl("erfinv_", MT_FN(erfinv_));
+  m.impl("reciprocal", MT_FN(reciprocal));
+  m.impl("reciprocal_", MT_FN(reciprocal_));
   m.impl("sqrt", MT_FN(sqrt));
   m.impl("sqrt_", MT_FN(sqrt_));
   m.impl("rsqrt", MT_FN(rsqrt));

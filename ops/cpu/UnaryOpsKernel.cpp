@@ -1,6 +1,8 @@
 // CPU loops of the unary math ops. Contiguous runs use Eigen's array functions, which vectorise exp,
 // log, log1p, sin, cos and tanh, or plain loops the compiler vectorises (sqrt, rsqrt); strided runs call
-// <cmath>. (exp, log and sigmoid work around Eigen's inexact cases; see OpmathLoops.h.)
+// <cmath>. (exp, log and sigmoid work around Eigen's inexact cases; see OpmathLoops.h.) The other
+// exponentials and logarithms, the hyperbolic and inverse trigonometric functions and erf's family are
+// plain loops over <cmath> (libm_kernel).
 #include <cmath>
 #include <limits>
 
@@ -111,6 +113,61 @@ void sigmoid_kernel(TensorIterator& iter) {
   floating_unary_kernel(iter, "sigmoid", Sigmoid(), [](const auto& x) { return x.unaryExpr(Sigmoid()); });
 }
 
+// Plain loops over the C library's functions (reciprocal: the division instruction): the same results on
+// every instruction set, where Eigen's packet versions of these differ from it and from one another.
+template <typename ScalarOp>
+void libm_kernel(TensorIterator& iter, const char* name, ScalarOp scalar_op) {
+  dispatch_floating_kernel(iter, name, [&]<typename T>() { unary_kernel<T>(iter, scalar_op); });
+}
+void expm1_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "expm1", [](auto x) { return std::expm1(x); });
+}
+void exp2_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "exp2", [](auto x) { return std::exp2(x); });
+}
+void log2_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "log2", [](auto x) { return std::log2(x); });
+}
+void log10_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "log10", [](auto x) { return std::log10(x); });
+}
+void sinh_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "sinh", [](auto x) { return std::sinh(x); });
+}
+void cosh_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "cosh", [](auto x) { return std::cosh(x); });
+}
+void asin_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "asin", [](auto x) { return std::asin(x); });
+}
+void acos_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "acos", [](auto x) { return std::acos(x); });
+}
+void atan_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "atan", [](auto x) { return std::atan(x); });
+}
+void asinh_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "asinh", [](auto x) { return std::asinh(x); });
+}
+void acosh_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "acosh", [](auto x) { return std::acosh(x); });
+}
+void atanh_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "atanh", [](auto x) { return std::atanh(x); });
+}
+void erf_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "erf", [](auto x) { return std::erf(x); });
+}
+void erfc_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "erfc", [](auto x) { return std::erfc(x); });
+}
+void erfinv_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "erfinv", [](auto x) { return inverse_erf(x); });
+}
+void reciprocal_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "reciprocal", [](auto x) { return decltype(x)(1) / x; });
+}
+
 }  // namespace
 
 MT_REGISTER_STUB(neg_stub, kCPU, neg_kernel);
@@ -125,5 +182,21 @@ MT_REGISTER_STUB(sin_stub, kCPU, sin_kernel);
 MT_REGISTER_STUB(cos_stub, kCPU, cos_kernel);
 MT_REGISTER_STUB(tanh_stub, kCPU, tanh_kernel);
 MT_REGISTER_STUB(sigmoid_stub, kCPU, sigmoid_kernel);
+MT_REGISTER_STUB(expm1_stub, kCPU, expm1_kernel);
+MT_REGISTER_STUB(exp2_stub, kCPU, exp2_kernel);
+MT_REGISTER_STUB(log2_stub, kCPU, log2_kernel);
+MT_REGISTER_STUB(log10_stub, kCPU, log10_kernel);
+MT_REGISTER_STUB(sinh_stub, kCPU, sinh_kernel);
+MT_REGISTER_STUB(cosh_stub, kCPU, cosh_kernel);
+MT_REGISTER_STUB(asin_stub, kCPU, asin_kernel);
+MT_REGISTER_STUB(acos_stub, kCPU, acos_kernel);
+MT_REGISTER_STUB(atan_stub, kCPU, atan_kernel);
+MT_REGISTER_STUB(asinh_stub, kCPU, asinh_kernel);
+MT_REGISTER_STUB(acosh_stub, kCPU, acosh_kernel);
+MT_REGISTER_STUB(atanh_stub, kCPU, atanh_kernel);
+MT_REGISTER_STUB(erf_stub, kCPU, erf_kernel);
+MT_REGISTER_STUB(erfc_stub, kCPU, erfc_kernel);
+MT_REGISTER_STUB(erfinv_stub, kCPU, erfinv_kernel);
+MT_REGISTER_STUB(reciprocal_stub, kCPU, reciprocal_kernel);
 
 }  // namespace mt

@@ -3,6 +3,7 @@
 // rounded twice, as on the CPU, rather than the approximate rsqrt instruction.
 #include <cmath>
 
+#include "ops/ScalarMath.h"
 #include "ops/UnaryOps.h"
 #include "ops/cuda/Loops.cuh"
 
@@ -64,6 +65,71 @@ struct SigmoidOp {
   __device__ M operator()(M x) const { return M(1) / (M(1) + std::exp(-x)); }
 };
 
+template <typename M>
+struct Expm1Op {
+  __device__ M operator()(M x) const { return std::expm1(x); }
+};
+template <typename M>
+struct Exp2Op {
+  __device__ M operator()(M x) const { return std::exp2(x); }
+};
+template <typename M>
+struct Log2Op {
+  __device__ M operator()(M x) const { return std::log2(x); }
+};
+template <typename M>
+struct Log10Op {
+  __device__ M operator()(M x) const { return std::log10(x); }
+};
+template <typename M>
+struct SinhOp {
+  __device__ M operator()(M x) const { return std::sinh(x); }
+};
+template <typename M>
+struct CoshOp {
+  __device__ M operator()(M x) const { return std::cosh(x); }
+};
+template <typename M>
+struct AsinOp {
+  __device__ M operator()(M x) const { return std::asin(x); }
+};
+template <typename M>
+struct AcosOp {
+  __device__ M operator()(M x) const { return std::acos(x); }
+};
+template <typename M>
+struct AtanOp {
+  __device__ M operator()(M x) const { return std::atan(x); }
+};
+template <typename M>
+struct AsinhOp {
+  __device__ M operator()(M x) const { return std::asinh(x); }
+};
+template <typename M>
+struct AcoshOp {
+  __device__ M operator()(M x) const { return std::acosh(x); }
+};
+template <typename M>
+struct AtanhOp {
+  __device__ M operator()(M x) const { return std::atanh(x); }
+};
+template <typename M>
+struct ErfOp {
+  __device__ M operator()(M x) const { return std::erf(x); }
+};
+template <typename M>
+struct ErfcOp {
+  __device__ M operator()(M x) const { return std::erfc(x); }
+};
+template <typename M>
+struct ErfinvOp {
+  __device__ M operator()(M x) const { return inverse_erf(x); }
+};
+template <typename M>
+struct ReciprocalOp {
+  __device__ M operator()(M x) const { return M(1) / x; }
+};
+
 template <template <typename> class Op>
 void numeric_kernel(TensorIterator& iter, const char* name) {
   dispatch_numeric_types(iter.common_dtype(), name,
@@ -95,6 +161,22 @@ void sin_kernel(TensorIterator& iter) { floating_kernel<SinOp>(iter, "sin"); }
 void cos_kernel(TensorIterator& iter) { floating_kernel<CosOp>(iter, "cos"); }
 void tanh_kernel(TensorIterator& iter) { floating_kernel<TanhOp>(iter, "tanh"); }
 void sigmoid_kernel(TensorIterator& iter) { floating_kernel<SigmoidOp>(iter, "sigmoid"); }
+void expm1_kernel(TensorIterator& iter) { floating_kernel<Expm1Op>(iter, "expm1"); }
+void exp2_kernel(TensorIterator& iter) { floating_kernel<Exp2Op>(iter, "exp2"); }
+void log2_kernel(TensorIterator& iter) { floating_kernel<Log2Op>(iter, "log2"); }
+void log10_kernel(TensorIterator& iter) { floating_kernel<Log10Op>(iter, "log10"); }
+void sinh_kernel(TensorIterator& iter) { floating_kernel<SinhOp>(iter, "sinh"); }
+void cosh_kernel(TensorIterator& iter) { floating_kernel<CoshOp>(iter, "cosh"); }
+void asin_kernel(TensorIterator& iter) { floating_kernel<AsinOp>(iter, "asin"); }
+void acos_kernel(TensorIterator& iter) { floating_kernel<AcosOp>(iter, "acos"); }
+void atan_kernel(TensorIterator& iter) { floating_kernel<AtanOp>(iter, "atan"); }
+void asinh_kernel(TensorIterator& iter) { floating_kernel<AsinhOp>(iter, "asinh"); }
+void acosh_kernel(TensorIterator& iter) { floating_kernel<AcoshOp>(iter, "acosh"); }
+void atanh_kernel(TensorIterator& iter) { floating_kernel<AtanhOp>(iter, "atanh"); }
+void erf_kernel(TensorIterator& iter) { floating_kernel<ErfOp>(iter, "erf"); }
+void erfc_kernel(TensorIterator& iter) { floating_kernel<ErfcOp>(iter, "erfc"); }
+void erfinv_kernel(TensorIterator& iter) { floating_kernel<ErfinvOp>(iter, "erfinv"); }
+void reciprocal_kernel(TensorIterator& iter) { floating_kernel<ReciprocalOp>(iter, "reciprocal"); }
 
 }  // namespace
 
@@ -110,5 +192,21 @@ MT_REGISTER_STUB(sin_stub, kCUDA, sin_kernel);
 MT_REGISTER_STUB(cos_stub, kCUDA, cos_kernel);
 MT_REGISTER_STUB(tanh_stub, kCUDA, tanh_kernel);
 MT_REGISTER_STUB(sigmoid_stub, kCUDA, sigmoid_kernel);
+MT_REGISTER_STUB(expm1_stub, kCUDA, expm1_kernel);
+MT_REGISTER_STUB(exp2_stub, kCUDA, exp2_kernel);
+MT_REGISTER_STUB(log2_stub, kCUDA, log2_kernel);
+MT_REGISTER_STUB(log10_stub, kCUDA, log10_kernel);
+MT_REGISTER_STUB(sinh_stub, kCUDA, sinh_kernel);
+MT_REGISTER_STUB(cosh_stub, kCUDA, cosh_kernel);
+MT_REGISTER_STUB(asin_stub, kCUDA, asin_kernel);
+MT_REGISTER_STUB(acos_stub, kCUDA, acos_kernel);
+MT_REGISTER_STUB(atan_stub, kCUDA, atan_kernel);
+MT_REGISTER_STUB(asinh_stub, kCUDA, asinh_kernel);
+MT_REGISTER_STUB(acosh_stub, kCUDA, acosh_kernel);
+MT_REGISTER_STUB(atanh_stub, kCUDA, atanh_kernel);
+MT_REGISTER_STUB(erf_stub, kCUDA, erf_kernel);
+MT_REGISTER_STUB(erfc_stub, kCUDA, erfc_kernel);
+MT_REGISTER_STUB(erfinv_stub, kCUDA, erfinv_kernel);
+MT_REGISTER_STUB(reciprocal_stub, kCUDA, reciprocal_kernel);
 
 }  // namespace mt

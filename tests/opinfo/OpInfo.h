@@ -1,0 +1,52 @@
+#pragma once
+// The OpInfo table: one row per operator variant with what every test suite needs to know about it (how
+// to call it, its input domain, a double-precision reference, which layers it goes through), so that the
+// ops, autograd, functorch, Meta, autocast and CUDA suites in this folder iterate over rows instead of
+// each spelling the op's facts again. Adding an op: its declaration, its kernels, one row.
+#include <cctype>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <microtorch/microtorch.h>
+
+#include "functorch/autocast/AutocastMode.h"
+
+namespace mt_test {
+
+using mt::Tensor;
+
+// A unary pointwise op y = f(x) and its forms.
+struct UnaryOpInfo {
+  std::string name;  // the operator's name, as registered ("expm1")
+  std::function<Tensor(const Tensor&)> op;
+  std::function<Tensor&(Tensor&)> inplace;
+  std::function<Tensor&(const Tensor&, Tensor&)> out;
+  double (*reference)(double);  // f in double precision, the value every dtype is compared with
+  // Sample inputs are drawn from (lo, hi); gradients are checked on (grad_lo, grad_hi), which keeps away
+  // from where f' blows up (asin's +-1).
+  double lo, hi, grad_lo, grad_hi;
+  // Every dtype's result may be `ulps` of its own epsilon off the reference, relative to the reference or,
+  // where that is smaller, to `floor` (Eigen's vectorised sin has an absolute error bound near its zeros).
+  double ulps = 4;
+  double floor = 1e-3;
+  bool mirrored = false;  // samples from both (lo, hi) and (-hi, -lo): reciprocal's domain has a hole at 0
+  // The policy PyTorch's autocast gives it on CUDA (none on the CPU: PyTorch's CPU list has no unary math).
+  std::optional<mt::autocast::CastPolicy> cuda_autocast;
+};
+
+const std::vector<UnaryOpInfo>& unary_ops();
+
+// gtest prints a parameter that fails by its name, not its bytes.
+inline void PrintTo(const UnaryOpInfo& row, std::ostream* os) { *os << row.name; }
+
+// Test names: gtest allows letters, digits and underscores.
+inline std::string row_name(const std::string& name) {
+  std::string s;
+  for (char c : name) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return s;
+}
+
+}  // namespace mt_test

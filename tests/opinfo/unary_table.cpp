@@ -1,0 +1,73 @@
+// The rows of the unary pointwise ops. References are the C library's functions in double (erfinv, which
+// it lacks, by bisection in long double).
+#include <cmath>
+#include <limits>
+
+#include "opinfo/OpInfo.h"
+
+namespace mt_test {
+
+namespace {
+
+using mt::autocast::CastPolicy;
+
+double sigmoid_ref(double x) { return 1 / (1 + std::exp(-x)); }
+double rsqrt_ref(double x) { return 1 / std::sqrt(x); }
+double reciprocal_ref(double x) { return 1 / x; }
+double erfinv_ref(double y) {
+  if (std::isnan(y) || std::fabs(y) > 1) return std::numeric_limits<double>::quiet_NaN();
+  if (std::fabs(y) == 1) return std::copysign(std::numeric_limits<double>::infinity(), y);
+  if (y == 0) return y;
+  long double lo = 0, hi = 30, target = std::fabs(y);
+  for (int i = 0; i < 200; ++i) {
+    const long double mid = (lo + hi) / 2;
+    // erfc is accurate in the tail where erf rounds to 1.
+    const bool below = target < 0.5L ? std::erf(mid) < target : std::erfc(mid) > 1 - target;
+    (below ? lo : hi) = mid;
+  }
+  return std::copysign(static_cast<double>((lo + hi) / 2), y);
+}
+
+// One row, with the op's three forms spelled through their names.
+#define MT_UNARY_ROW(op, ref, ...)                                                          \
+  UnaryOpInfo {                                                                             \
+    #op, [](const Tensor& x) { return mt::op(x); }, [](Tensor& x) -> Tensor& { return mt::op##_(x); }, \
+        [](const Tensor& x, Tensor& out) -> Tensor& { return mt::op##_out(out, x); }, ref, __VA_ARGS__ \
+  }
+
+
+}  // namespace
+
+const std::vector<UnaryOpInfo>& unary_ops() {
+  static const std::vector<UnaryOpInfo> rows{
+      // name, reference, lo, hi, grad_lo, grad_hi, ulps, floor, mirrored, CUDA autocast
+      MT_UNARY_ROW(exp, std::exp, -20, 20, -5, 5, 4, 1e-3, false, CastPolicy::fp32),
+      MT_UNARY_ROW(log, std::log, 0.01, 50, 0.1, 50, 4, 1e-3, false, CastPolicy::fp32),
+      MT_UNARY_ROW(log1p, std::log1p, -0.9, 50, -0.8, 50, 6, 1e-3, false, CastPolicy::fp32),
+      MT_UNARY_ROW(sqrt, std::sqrt, 0.001, 50, 0.1, 50, 1, 1e-3, false, std::nullopt),
+      MT_UNARY_ROW(rsqrt, rsqrt_ref, 0.001, 50, 0.1, 50, 2, 1e-3, false, CastPolicy::fp32),
+      MT_UNARY_ROW(sin, std::sin, -10, 10, -10, 10, 4, 1, false, std::nullopt),
+      MT_UNARY_ROW(cos, std::cos, -10, 10, -10, 10, 4, 1, false, std::nullopt),
+      MT_UNARY_ROW(tanh, std::tanh, -5, 5, -3, 3, 8, 1, false, std::nullopt),
+      MT_UNARY_ROW(sigmoid, sigmoid_ref, -10, 10, -5, 5, 8, 1e-3, false, std::nullopt),
+      MT_UNARY_ROW(expm1, std::expm1, -5, 5, -3, 3, 4, 1e-3, false, CastPolicy::fp32),
+      MT_UNARY_ROW(exp2, std::exp2, -10, 10, -5, 5, 4, 1e-3, false, std::nullopt),
+      MT_UNARY_ROW(log2, std::log2, 0.01, 50, 0.1, 50, 4, 1e-3, false, CastPolicy::fp32),
+      MT_UNARY_ROW(log10, std::log10, 0.01, 50, 0.1, 50, 4, 1e-3, false, CastPolicy::fp32),
+      MT_UNARY_ROW(sinh, std::sinh, -5, 5, -3, 3, 4, 1e-3, false, CastPolicy::fp32),
+      MT_UNARY_ROW(cosh, std::cosh, -5, 5, -3, 3, 4, 1e-3, false, CastPolicy::fp32),
+      MT_UNARY_ROW(asin, std::asin, -1, 1, -0.9, 0.9, 4, 1e-3, false, CastPolicy::fp32),
+      MT_UNARY_ROW(acos, std::acos, -1, 1, -0.9, 0.9, 4, 1e-3, false, CastPolicy::fp32),
+      MT_UNARY_ROW(atan, std::atan, -10, 10, -5, 5, 4, 1e-3, false, std::nullopt),
+      MT_UNARY_ROW(asinh, std::asinh, -10, 10, -5, 5, 4, 1e-3, false, std::nullopt),
+      MT_UNARY_ROW(acosh, std::acosh, 1, 50, 1.1, 20, 4, 1e-3, false, std::nullopt),
+      MT_UNARY_ROW(atanh, std::atanh, -1, 1, -0.9, 0.9, 4, 1e-3, false, std::nullopt),
+      MT_UNARY_ROW(erf, std::erf, -3, 3, -2, 2, 4, 1e-3, false, std::nullopt),
+      MT_UNARY_ROW(erfc, std::erfc, -3, 9, -2, 3, 4, 1e-3, false, std::nullopt),
+      MT_UNARY_ROW(erfinv, erfinv_ref, -1, 1, -0.9, 0.9, 2, 1e-3, false, CastPolicy::fp32),
+      MT_UNARY_ROW(reciprocal, reciprocal_ref, 0.05, 10, 0.2, 10, 1, 1e-3, true, CastPolicy::fp32),
+  };
+  return rows;
+}
+
+}  // namespace mt_test
