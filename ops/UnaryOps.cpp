@@ -10,6 +10,12 @@ namespace mt {
 MT_DEFINE_STUB(neg_stub, UnaryFn);
 MT_DEFINE_STUB(abs_stub, UnaryFn);
 MT_DEFINE_STUB(sign_stub, UnaryFn);
+MT_DEFINE_STUB(floor_stub, UnaryFn);
+MT_DEFINE_STUB(ceil_stub, UnaryFn);
+MT_DEFINE_STUB(trunc_stub, UnaryFn);
+MT_DEFINE_STUB(round_stub, UnaryFn);
+MT_DEFINE_STUB(frac_stub, UnaryFn);
+MT_DEFINE_STUB(round_decimals_stub, RoundDecimalsFn);
 MT_DEFINE_STUB(exp_stub, UnaryFn);
 MT_DEFINE_STUB(log_stub, UnaryFn);
 MT_DEFINE_STUB(log1p_stub, UnaryFn);
@@ -53,6 +59,16 @@ void check_neg(ScalarType t) {
            "the `~` or `logical_not()` operator instead.");
 }
 void check_abs(ScalarType t) { MT_CHECK_NOT_IMPLEMENTED(t != kBool, "\"abs\" not implemented for '", t, "'"); }
+// Rounding an integer changes nothing (the loops copy it); PyTorch has no rounding of bool.
+template <const char* name>
+void check_rounding(ScalarType t) {
+  MT_CHECK_NOT_IMPLEMENTED(t != kBool, '"', name, "\" not implemented for '", t, "'");
+}
+// frac(x) = x - trunc(x) is defined for floating types only.
+void check_frac(ScalarType t) {
+  MT_CHECK_NOT_IMPLEMENTED(is_floating_point(t), "\"frac\" not implemented for '", t, "'");
+}
+constexpr char kFloorName[] = "floor", kCeilName[] = "ceil", kTruncName[] = "trunc", kRoundName[] = "round";
 
 Tensor& unary_impl(Tensor& out, const Tensor& self, const UnaryOp& op, bool inplace) {
   op.check(self.dtype());
@@ -80,6 +96,11 @@ Tensor& unary_out(const Tensor& self, Tensor& out) {
 constexpr UnaryOp kNeg{"neg", &neg_stub, false, check_neg};
 constexpr UnaryOp kAbs{"abs", &abs_stub, false, check_abs};
 constexpr UnaryOp kSign{"sign", &sign_stub, false, any_dtype};
+constexpr UnaryOp kFloor{"floor", &floor_stub, false, check_rounding<kFloorName>};
+constexpr UnaryOp kCeil{"ceil", &ceil_stub, false, check_rounding<kCeilName>};
+constexpr UnaryOp kTrunc{"trunc", &trunc_stub, false, check_rounding<kTruncName>};
+constexpr UnaryOp kRound{"round", &round_stub, false, check_rounding<kRoundName>};
+constexpr UnaryOp kFrac{"frac", &frac_stub, false, check_frac};
 constexpr UnaryOp kExp{"exp", &exp_stub, true, any_dtype};
 constexpr UnaryOp kLog{"log", &log_stub, true, any_dtype};
 constexpr UnaryOp kLog1p{"log1p", &log1p_stub, true, any_dtype};
@@ -106,6 +127,24 @@ constexpr UnaryOp kErfc{"erfc", &erfc_stub, true, any_dtype};
 constexpr UnaryOp kErfinv{"erfinv", &erfinv_stub, true, any_dtype};
 constexpr UnaryOp kReciprocal{"reciprocal", &reciprocal_stub, true, any_dtype};
 
+// round(x, decimals): x scaled by 10^decimals, rounded half to even and scaled back, as PyTorch; with
+// decimals == 0 it is round(x), which copies integers. Other decimals have no integer loop (PyTorch's).
+Tensor& round_decimals_impl(Tensor& out, const Tensor& self, int64_t decimals, bool inplace) {
+  if (decimals == 0) return unary_impl(out, self, kRound, inplace);
+  MT_CHECK_NOT_IMPLEMENTED(is_floating_point(self.dtype()), "\"round\" not implemented for '", self.dtype(), "'");
+  TensorIterator iter = unary_iterator(out, self, inplace);
+  round_decimals_stub(iter.device().type(), iter, decimals);
+  return result_of(out, iter);
+}
+Tensor round_decimals(const Tensor& self, int64_t decimals) {
+  Tensor out;
+  return round_decimals_impl(out, self, decimals, false);
+}
+Tensor& round_decimals_(Tensor& self, int64_t decimals) { return round_decimals_impl(self, self, decimals, true); }
+Tensor& round_decimals_out(const Tensor& self, int64_t decimals, Tensor& out) {
+  return round_decimals_impl(out, self, decimals, false);
+}
+
 template <const UnaryOp& op>
 void register_op(Library& m) {
   const std::string name = op.name;
@@ -119,6 +158,14 @@ void register_kernels(Library& m) {
   register_op<kNeg>(m);
   register_op<kAbs>(m);
   register_op<kSign>(m);
+  register_op<kFloor>(m);
+  register_op<kCeil>(m);
+  register_op<kTrunc>(m);
+  register_op<kRound>(m);
+  register_op<kFrac>(m);
+  m.impl("round.decimals", MT_FN(round_decimals));
+  m.impl("round_.decimals", MT_FN(round_decimals_));
+  m.impl("round.decimals_out", MT_FN(round_decimals_out));
   register_op<kExp>(m);
   register_op<kLog>(m);
   register_op<kLog1p>(m);

@@ -1,5 +1,5 @@
 #pragma once
-// Unary math (neg, abs, sign, exp, log, log1p, sqrt, rsqrt, sin, cos, tanh, sigmoid, and the exponentials,
+// Unary math (neg, abs, sign, the rounding functions, exp, log, log1p, sqrt, rsqrt, sin, cos, tanh, sigmoid, and the exponentials,
 // logarithms, hyperbolic and inverse trigonometric functions, erf and its kin, reciprocal): the per-device
 // stubs that hold the loops. The shared part (dtype rules, allocation, the three forms) is UnaryOps.cpp.
 #include "ops/DispatchStub.h"
@@ -13,6 +13,14 @@ using UnaryFn = void(TensorIterator&);
 MT_DECLARE_STUB(neg_stub, UnaryFn);
 MT_DECLARE_STUB(abs_stub, UnaryFn);
 MT_DECLARE_STUB(sign_stub, UnaryFn);
+// Rounding: floating inputs only (an integer input is returned as a copy before any loop runs).
+MT_DECLARE_STUB(floor_stub, UnaryFn);
+MT_DECLARE_STUB(ceil_stub, UnaryFn);
+MT_DECLARE_STUB(trunc_stub, UnaryFn);
+MT_DECLARE_STUB(round_stub, UnaryFn);  // half to even
+MT_DECLARE_STUB(frac_stub, UnaryFn);
+using RoundDecimalsFn = void(TensorIterator&, int64_t decimals);
+MT_DECLARE_STUB(round_decimals_stub, RoundDecimalsFn);
 // Floating: integer and bool inputs arrive converted to the default float.
 MT_DECLARE_STUB(exp_stub, UnaryFn);
 MT_DECLARE_STUB(log_stub, UnaryFn);

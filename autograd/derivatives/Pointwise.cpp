@@ -77,6 +77,7 @@ Tensor d_erfinv(const Tensor& x) {
   return (y * y).exp() / kTwoOverSqrtPi;
 }
 Tensor d_reciprocal(const Tensor& x) { return -(x * x).reciprocal(); }
+Tensor d_frac(const Tensor& x) { return mt::ones_like(x); }  // frac(x) = x - trunc(x)
 
 // abs: grad * sign(self), 0 at 0 (PyTorch's grad * self.sgn()).
 Tensor d_abs(const Tensor& x) { return x.sign(); }
@@ -135,24 +136,45 @@ MT_UNARY_FORMULA(erf, "ErfBackward0")
 MT_UNARY_FORMULA(erfc, "ErfcBackward0")
 MT_UNARY_FORMULA(erfinv, "ErfinvBackward0")
 MT_UNARY_FORMULA(reciprocal, "ReciprocalBackward0")
+MT_UNARY_FORMULA(frac, "FracBackward0")
 #undef MT_UNARY_FORMULA
 
 // sign's gradient is 0 (PyTorch's zeros_like(grad)): it saves nothing, so changing self in place afterwards is no
 // error, and an inf or NaN gradient still gives 0.
 variable_list zero_gradient(const variable_list& g) { return {mt::zeros_like(g[0])}; }
 
-Tensor sign(DispatchKeySet ks, const Tensor& self) {
-  Tensor out = below_autograd([&] { return ops::sign::redispatch(ks & after_autograd_keyset, self); });
-  if (compute_requires_grad({self})) record("SignBackward0", {self}, {out}, zero_gradient);
+// sign and the rounding functions: piecewise constant, so their gradient is 0.
+template <typename Op>
+Tensor piecewise_constant(const char* name, DispatchKeySet ks, const Tensor& self, const auto&... args) {
+  Tensor out = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self, args...); });
+  if (compute_requires_grad({self})) record(name, {self}, {out}, zero_gradient);
   return out;
 }
-
-Tensor& sign_(DispatchKeySet ks, Tensor& self) {
+template <typename Op>
+Tensor& piecewise_constant_(const char* name, DispatchKeySet ks, Tensor& self, const auto&... args) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self});
-  below_autograd([&]() -> Tensor& { return ops::sign_::redispatch(ks & after_autograd_keyset, self); });
-  if (rg) record("SignBackward0", {self}, {self}, zero_gradient);
+  below_autograd([&]() -> Tensor& { return Op::redispatch(ks & after_autograd_keyset, self, args...); });
+  if (rg) record(name, {self}, {self}, zero_gradient);
   return self;
+}
+
+#define MT_ZERO_GRAD_FORMULA(op, node)                                                                        \
+  Tensor op(DispatchKeySet ks, const Tensor& self) { return piecewise_constant<ops::op>(node, ks, self); }     \
+  Tensor& op##_(DispatchKeySet ks, Tensor& self) { return piecewise_constant_<ops::op##_>(node, ks, self); }
+
+MT_ZERO_GRAD_FORMULA(sign, "SignBackward0")
+MT_ZERO_GRAD_FORMULA(floor, "FloorBackward0")
+MT_ZERO_GRAD_FORMULA(ceil, "CeilBackward0")
+MT_ZERO_GRAD_FORMULA(trunc, "TruncBackward0")
+MT_ZERO_GRAD_FORMULA(round, "RoundBackward0")
+#undef MT_ZERO_GRAD_FORMULA
+
+Tensor round_decimals(DispatchKeySet ks, const Tensor& self, int64_t decimals) {
+  return piecewise_constant<ops::round_decimals>("RoundBackward1", ks, self, decimals);
+}
+Tensor& round_decimals_(DispatchKeySet ks, Tensor& self, int64_t decimals) {
+  return piecewise_constant_<ops::round__decimals>("RoundBackward1", ks, self, decimals);
 }
 
 // relu, as PyTorch's threshold_backward(grad, result, 0): the gradient is dropped where the result is <= 0, which is
@@ -353,6 +375,18 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("abs_", MT_FN(abs_));
   m.impl("sign", MT_FN(sign));
   m.impl("sign_", MT_FN(sign_));
+  m.impl("floor", MT_FN(floor));
+  m.impl("floor_", MT_FN(floor_));
+  m.impl("ceil", MT_FN(ceil));
+  m.impl("ceil_", MT_FN(ceil_));
+  m.impl("trunc", MT_FN(trunc));
+  m.impl("trunc_", MT_FN(trunc_));
+  m.impl("round", MT_FN(round));
+  m.impl("round_", MT_FN(round_));
+  m.impl("frac", MT_FN(frac));
+  m.impl("frac_", MT_FN(frac_));
+  m.impl("round.decimals", MT_FN(round_decimals));
+  m.impl("round_.decimals", MT_FN(round_decimals_));
   m.impl("relu", MT_FN(relu));
   m.impl("threshold_backward", MT_FN(threshold_backward));
   m.impl("relu_", MT_FN(relu_));

@@ -138,7 +138,7 @@ constexpr const char* kPointwiseOps[] = {
     "full_like", "_nll_loss_check_target" /* checks each target entry */, "remainder.Scalar",
     "remainder.Scalar_Tensor",
     "expm1", "exp2", "log2", "log10", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "erf",
-    "erfc", "erfinv", "reciprocal",
+    "erfc", "erfinv", "reciprocal", "floor", "ceil", "trunc", "round", "round.decimals", "frac",
     // several tensor arguments, broadcasting
     "add.Tensor", "sub.Tensor", "mul.Tensor", "div.Tensor", "div.Tensor_mode", "pow.Tensor_Tensor", "maximum",
     "minimum", "clamp.Tensor", "clamp_min.Tensor", "clamp_max.Tensor", "eq.Tensor", "ne.Tensor", "lt.Tensor",
@@ -146,7 +146,7 @@ constexpr const char* kPointwiseOps[] = {
     "where.ScalarOther", "remainder.Tensor", "threshold_backward",
     // in-place
     "expm1_", "exp2_", "log2_", "log10_", "sinh_", "cosh_", "asin_", "acos_", "atan_", "asinh_", "acosh_", "atanh_",
-    "erf_", "erfc_", "erfinv_", "reciprocal_",
+    "erf_", "erfc_", "erfinv_", "reciprocal_", "floor_", "ceil_", "trunc_", "round_", "round_.decimals", "frac_",
     "neg_", "abs_", "sign_", "exp_", "log_", "log1p_", "sqrt_", "rsqrt_", "sin_", "cos_", "tanh_", "sigmoid_",
     "relu_", "gelu_", "silu_", "logical_not_", "clamp_", "clamp_.Tensor", "clamp_min_", "clamp_min_.Tensor",
     "clamp_max_", "clamp_max_.Tensor", "pow_.Scalar", "pow_.Tensor", "add_.Tensor", "add_.Scalar", "sub_.Tensor",

@@ -4,6 +4,7 @@
 // exponentials and logarithms, the hyperbolic and inverse trigonometric functions and erf's family are
 // plain loops over <cmath> (libm_kernel).
 #include <cmath>
+#include <type_traits>
 #include <limits>
 
 #include "ops/ScalarMath.h"
@@ -168,11 +169,52 @@ void reciprocal_kernel(TensorIterator& iter) {
   libm_kernel(iter, "reciprocal", [](auto x) { return decltype(x)(1) / x; });
 }
 
+// Integers round to themselves; floating values go through <cmath>'s rounding, which the compiler
+// vectorises (roundps from SSE4.1).
+template <typename FloatOp>
+void rounding_kernel(TensorIterator& iter, const char* name, FloatOp op) {
+  dispatch_numeric_types(iter.common_dtype(), name, [&]<typename T>() {
+    if constexpr (std::is_floating_point_v<opmath_t<T>>) unary_kernel<T>(iter, op);
+    else cpu_kernel(iter, [](T x) -> T { return x; });
+  });
+}
+void floor_kernel(TensorIterator& iter) {
+  rounding_kernel(iter, "floor", [](auto x) { return std::floor(x); });
+}
+void ceil_kernel(TensorIterator& iter) {
+  rounding_kernel(iter, "ceil", [](auto x) { return std::ceil(x); });
+}
+void trunc_kernel(TensorIterator& iter) {
+  rounding_kernel(iter, "trunc", [](auto x) { return std::trunc(x); });
+}
+// Half to even, as PyTorch (the default rounding mode).
+void round_kernel(TensorIterator& iter) {
+  rounding_kernel(iter, "round", [](auto x) { return std::nearbyint(x); });
+}
+void frac_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "frac", [](auto x) { return x - std::trunc(x); });
+}
+// PyTorch's scheme: for decimals < 0 divide by 10^-decimals first, so the scale stays exact.
+void round_decimals_kernel(TensorIterator& iter, int64_t decimals) {
+  dispatch_floating_kernel(iter, "round", [&]<typename T>() {
+    using M = opmath_t<T>;
+    const M scale = static_cast<M>(std::pow(10.0, static_cast<double>(decimals < 0 ? -decimals : decimals)));
+    if (decimals < 0) unary_kernel<T>(iter, [scale](M x) { return std::nearbyint(x / scale) * scale; });
+    else unary_kernel<T>(iter, [scale](M x) { return std::nearbyint(x * scale) / scale; });
+  });
+}
+
 }  // namespace
 
 MT_REGISTER_STUB(neg_stub, kCPU, neg_kernel);
 MT_REGISTER_STUB(abs_stub, kCPU, abs_kernel);
 MT_REGISTER_STUB(sign_stub, kCPU, sign_kernel);
+MT_REGISTER_STUB(floor_stub, kCPU, floor_kernel);
+MT_REGISTER_STUB(ceil_stub, kCPU, ceil_kernel);
+MT_REGISTER_STUB(trunc_stub, kCPU, trunc_kernel);
+MT_REGISTER_STUB(round_stub, kCPU, round_kernel);
+MT_REGISTER_STUB(frac_stub, kCPU, frac_kernel);
+MT_REGISTER_STUB(round_decimals_stub, kCPU, round_decimals_kernel);
 MT_REGISTER_STUB(exp_stub, kCPU, exp_kernel);
 MT_REGISTER_STUB(log_stub, kCPU, log_kernel);
 MT_REGISTER_STUB(log1p_stub, kCPU, log1p_kernel);

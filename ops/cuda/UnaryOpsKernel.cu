@@ -2,6 +2,7 @@
 // types), as the CPU loops do. CUDA's sqrt and division are correctly rounded, so rsqrt is 1 / sqrt(x)
 // rounded twice, as on the CPU, rather than the approximate rsqrt instruction.
 #include <cmath>
+#include <type_traits>
 
 #include "ops/ScalarMath.h"
 #include "ops/UnaryOps.h"
@@ -130,6 +131,46 @@ struct ReciprocalOp {
   __device__ M operator()(M x) const { return M(1) / x; }
 };
 
+// Rounding: integers are their own floor, ceil, trunc and round.
+template <typename M>
+struct FloorOp {
+  __device__ M operator()(M x) const {
+    if constexpr (std::is_floating_point_v<M>) return std::floor(x);
+    else return x;
+  }
+};
+template <typename M>
+struct CeilOp {
+  __device__ M operator()(M x) const {
+    if constexpr (std::is_floating_point_v<M>) return std::ceil(x);
+    else return x;
+  }
+};
+template <typename M>
+struct TruncOp {
+  __device__ M operator()(M x) const {
+    if constexpr (std::is_floating_point_v<M>) return std::trunc(x);
+    else return x;
+  }
+};
+template <typename M>
+struct RoundOp {
+  __device__ M operator()(M x) const {
+    if constexpr (std::is_floating_point_v<M>) return std::nearbyint(x);
+    else return x;
+  }
+};
+template <typename M>
+struct FracOp {
+  __device__ M operator()(M x) const { return x - std::trunc(x); }
+};
+template <typename M>
+struct RoundDecimalsOp {
+  M scale;
+  bool negative;
+  __device__ M operator()(M x) const { return negative ? std::nearbyint(x / scale) * scale : std::nearbyint(x * scale) / scale; }
+};
+
 template <template <typename> class Op>
 void numeric_kernel(TensorIterator& iter, const char* name) {
   dispatch_numeric_types(iter.common_dtype(), name,
@@ -151,6 +192,18 @@ void abs_kernel(TensorIterator& iter) { numeric_kernel<AbsOp>(iter, "abs"); }
 void sign_kernel(TensorIterator& iter) {
   if (iter.common_dtype() == kBool) return cuda::gpu_kernel<bool, bool>(iter, BoolIdentityOp{});
   numeric_kernel<SignOp>(iter, "sign");
+}
+void floor_kernel(TensorIterator& iter) { numeric_kernel<FloorOp>(iter, "floor"); }
+void ceil_kernel(TensorIterator& iter) { numeric_kernel<CeilOp>(iter, "ceil"); }
+void trunc_kernel(TensorIterator& iter) { numeric_kernel<TruncOp>(iter, "trunc"); }
+void round_kernel(TensorIterator& iter) { numeric_kernel<RoundOp>(iter, "round"); }
+void frac_kernel(TensorIterator& iter) { floating_kernel<FracOp>(iter, "frac"); }
+void round_decimals_kernel(TensorIterator& iter, int64_t decimals) {
+  dispatch_floating_types(iter.common_dtype(), "round", [&]<typename T>() {
+    using M = opmath_t<T>;
+    const M scale = static_cast<M>(std::pow(10.0, static_cast<double>(decimals < 0 ? -decimals : decimals)));
+    cuda::gpu_kernel_same_type<T>(iter, RoundDecimalsOp<M>{scale, decimals < 0});
+  });
 }
 void exp_kernel(TensorIterator& iter) { floating_kernel<ExpOp>(iter, "exp"); }
 void log_kernel(TensorIterator& iter) { floating_kernel<LogOp>(iter, "log"); }
@@ -183,6 +236,12 @@ void reciprocal_kernel(TensorIterator& iter) { floating_kernel<ReciprocalOp>(ite
 MT_REGISTER_STUB(neg_stub, kCUDA, neg_kernel);
 MT_REGISTER_STUB(abs_stub, kCUDA, abs_kernel);
 MT_REGISTER_STUB(sign_stub, kCUDA, sign_kernel);
+MT_REGISTER_STUB(floor_stub, kCUDA, floor_kernel);
+MT_REGISTER_STUB(ceil_stub, kCUDA, ceil_kernel);
+MT_REGISTER_STUB(trunc_stub, kCUDA, trunc_kernel);
+MT_REGISTER_STUB(round_stub, kCUDA, round_kernel);
+MT_REGISTER_STUB(frac_stub, kCUDA, frac_kernel);
+MT_REGISTER_STUB(round_decimals_stub, kCUDA, round_decimals_kernel);
 MT_REGISTER_STUB(exp_stub, kCUDA, exp_kernel);
 MT_REGISTER_STUB(log_stub, kCUDA, log_kernel);
 MT_REGISTER_STUB(log1p_stub, kCUDA, log1p_kernel);

@@ -18,6 +18,9 @@ namespace mt_test {
 
 using mt::Tensor;
 
+// What an int64 input gives: the default float (the math functions), itself (rounding), or an error.
+enum class Integers { to_float, unchanged, refused };
+
 // A unary pointwise op y = f(x) and its forms.
 struct UnaryOpInfo {
   std::string name;  // the operator's name, as registered ("expm1")
@@ -35,6 +38,9 @@ struct UnaryOpInfo {
   bool mirrored = false;  // samples from both (lo, hi) and (-hi, -lo): reciprocal's domain has a hole at 0
   // The policy PyTorch's autocast gives it on CUDA (none on the CPU: PyTorch's CPU list has no unary math).
   std::optional<mt::autocast::CastPolicy> cuda_autocast;
+  Integers integers = Integers::to_float;
+  bool bools = true;  // bool inputs are accepted (as integers)
+  bool zero_gradient = false;  // piecewise constant (the rounding functions): its gradient is 0
 };
 
 const std::vector<UnaryOpInfo>& unary_ops();

@@ -14,6 +14,8 @@ using mt::autocast::CastPolicy;
 double sigmoid_ref(double x) { return 1 / (1 + std::exp(-x)); }
 double rsqrt_ref(double x) { return 1 / std::sqrt(x); }
 double reciprocal_ref(double x) { return 1 / x; }
+double frac_ref(double x) { return x - std::trunc(x); }
+double round2_ref(double x) { return std::nearbyint(x * 100) / 100; }
 double erfinv_ref(double y) {
   if (std::isnan(y) || std::fabs(y) > 1) return std::numeric_limits<double>::quiet_NaN();
   if (std::fabs(y) == 1) return std::copysign(std::numeric_limits<double>::infinity(), y);
@@ -66,6 +68,15 @@ const std::vector<UnaryOpInfo>& unary_ops() {
       MT_UNARY_ROW(erfc, std::erfc, -3, 9, -2, 3, 4, 1e-3, false, std::nullopt),
       MT_UNARY_ROW(erfinv, erfinv_ref, -1, 1, -0.9, 0.9, 2, 1e-3, false, CastPolicy::fp32),
       MT_UNARY_ROW(reciprocal, reciprocal_ref, 0.05, 10, 0.2, 10, 1, 1e-3, true, CastPolicy::fp32),
+      MT_UNARY_ROW(floor, std::floor, -10, 10, -10, 10, 0, 1e-3, false, std::nullopt, Integers::unchanged, false, true),
+      MT_UNARY_ROW(ceil, std::ceil, -10, 10, -10, 10, 0, 1e-3, false, std::nullopt, Integers::unchanged, false, true),
+      MT_UNARY_ROW(trunc, std::trunc, -10, 10, -10, 10, 0, 1e-3, false, std::nullopt, Integers::unchanged, false, true),
+      MT_UNARY_ROW(round, std::nearbyint, -10, 10, -10, 10, 0, 1e-3, false, std::nullopt, Integers::unchanged, false, true),
+      MT_UNARY_ROW(frac, frac_ref, -10, 10, -10, 10, 0, 1e-3, false, std::nullopt, Integers::refused, false),
+      UnaryOpInfo{"round.decimals", [](const Tensor& x) { return mt::round(x, 2); },
+                  [](Tensor& x) -> Tensor& { return mt::round_(x, 2); },
+                  [](const Tensor& x, Tensor& out) -> Tensor& { return mt::round_out(out, x, 2); }, round2_ref, -10, 10,
+                  -10, 10, 1, 1e-3, false, std::nullopt, Integers::refused, false, true},
   };
   return rows;
 }
