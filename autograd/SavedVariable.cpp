@@ -11,6 +11,10 @@ namespace {
 std::string legacy_type_name(const Tensor& t) {
   switch (t.dtype()) {
     case kBool: return "mt.BoolTensor";
+    case kUInt8: return "mt.ByteTensor";
+    case kInt8: return "mt.CharTensor";
+    case kInt16: return "mt.ShortTensor";
+    case kInt32: return "mt.IntTensor";
     case kInt64: return "mt.LongTensor";
     case kFloat32: return "mt.FloatTensor";
     case kFloat64: return "mt.DoubleTensor";

@@ -86,7 +86,7 @@ Tensor& stub_impl(DispatchStub<void(TensorIterator&)>& stub, Tensor& out, const 
 // Integer division and modulo by zero raise before anything is written, on every device (a GPU kernel
 // cannot raise), so a failed in-place op leaves self as it was. One extra reduction, for integers only.
 void check_integer_divisor(const TensorIterator& iter) {
-  if (iter.common_dtype() != kInt64 || iter.device().is_meta()) return;
+  if (!is_integral(iter.common_dtype(), false) || iter.device().is_meta()) return;
   MT_CHECK(!ops::any::call(ops::eq_Scalar::call(iter.tensor(2), 0)).item().toBool(), "ZeroDivisionError");
 }
 

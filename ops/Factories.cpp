@@ -20,9 +20,10 @@ Tensor tensor_from(const V* values, size_t count, IntArrayRef shape, ScalarType 
   }
   Tensor t = empty(shape, options.has_dtype() ? options : options.dtype(inferred));
   if (t.is_meta()) return t;
+  // Checked as PyTorch's torch.tensor: 300 is no uint8, -1 is 255.
   dispatch_all_types(t.dtype(), "tensor", [&]<typename T>() {
     T* data = static_cast<T*>(t.data_ptr());
-    for (size_t i = 0; i < count; ++i) data[i] = static_cast<T>(values[i]);
+    for (size_t i = 0; i < count; ++i) data[i] = Scalar(values[i]).to<T>();
   });
   return t;
 }

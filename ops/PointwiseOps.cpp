@@ -33,7 +33,7 @@ Tensor& pow_tensor_impl(Tensor& out, const Tensor& self, const Tensor& exponent,
 // works, while the kernels take no bools.
 Tensor& pow_scalar_impl(Tensor& out, const Tensor& self, const Scalar& exponent, bool inplace) {
   const ScalarType dtype = result_type(self, exponent);
-  MT_CHECK(!(dtype == kInt64 && exponent.isIntegral(false) && exponent.toLong() < 0),
+  MT_CHECK(!(is_integral(dtype, false) && exponent.isIntegral(false) && exponent.toLong() < 0),
            "Integers to negative integer powers are not allowed.");
   check_value_fits(exponent, dtype);
   const double e = exponent.toDouble();

@@ -16,55 +16,73 @@
 
 namespace mt {
 
+// The unsigned type an integer T wraps in: uint64 for 8 bytes, uint32 below, since a narrower unsigned type
+// would promote to (signed) int, and 65535 * 65535 overflows int, which is undefined behaviour.
+template <typename T>
+using wrap_t = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+
 // Integer power by squaring. Overflow wraps (computed unsigned, as two's complement would); negative
 // exponents give the integer part of 1 / base**-exp: 1 and -1 stay on the unit circle, all else is 0.
-MT_HOST_DEVICE inline int64_t integer_pow(int64_t base, int64_t exp) {
-  if (exp < 0) {
-    if (base == 1) return 1;
-    if (base == -1) return (exp & 1) ? -1 : 1;
-    return 0;
+template <typename I, typename E>
+MT_HOST_DEVICE I integer_pow(I base, E exp) {
+  if constexpr (std::is_signed_v<E>) {
+    if (exp < 0) {
+      if (base == 1) return 1;
+      if constexpr (std::is_signed_v<I>) {
+        if (base == -1) return (exp & 1) ? -1 : 1;
+      }
+      return 0;
+    }
   }
-  uint64_t result = 1, b = static_cast<uint64_t>(base);
+  wrap_t<I> result = 1, b = static_cast<wrap_t<I>>(base);
   for (; exp > 0; exp >>= 1) {
     if (exp & 1) result *= b;
     b *= b;
   }
-  return static_cast<int64_t>(result);
+  return static_cast<I>(result);
 }
 
-// Python's floor division of floats, including its sign conventions for zero and negative operands.
+// C's truncating division of integers (the divisor is not zero). MIN / -1 wraps to MIN, as a GPU computes
+// it, instead of the hardware trap (SIGFPE) the x86 division instruction raises.
+template <typename I>
+MT_HOST_DEVICE I trunc_divide(I a, I b) {
+  if constexpr (std::is_signed_v<I>) {
+    if (b == -1) return static_cast<I>(wrap_t<I>{0} - static_cast<wrap_t<I>>(a));
+  }
+  return static_cast<I>(a / b);
+}
+
+// Python's floor division: of floats, with its sign conventions for zero and negative operands; of
+// integers (the divisor is not zero), with MIN // -1 wrapping as in trunc_divide.
 template <typename M>
 MT_HOST_DEVICE M floor_divide(M a, M b) {
-  if (b == 0) return a / b;
-  const M mod = std::fmod(a, b);
-  M div = (a - mod) / b;
-  if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;
-  if (div == 0) return std::copysign(M(0), a / b);
-  M floored = std::floor(div);
-  if (div - floored > M(0.5)) floored += 1;
-  return floored;
+  if constexpr (std::is_integral_v<M>) {
+    if constexpr (std::is_signed_v<M>) {
+      if (b == -1) return trunc_divide(a, b);
+      const M q = static_cast<M>(a / b);
+      return (a % b != 0 && ((a < 0) != (b < 0))) ? static_cast<M>(q - 1) : q;
+    } else {
+      return static_cast<M>(a / b);
+    }
+  } else {
+    if (b == 0) return a / b;
+    const M mod = std::fmod(a, b);
+    M div = (a - mod) / b;
+    if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;
+    if (div == 0) return std::copysign(M(0), a / b);
+    M floored = std::floor(div);
+    if (div - floored > M(0.5)) floored += 1;
+    return floored;
+  }
 }
 
-// C's truncating division of integers (the divisor is not zero). INT64_MIN / -1 wraps to INT64_MIN, as
-// a GPU computes it, instead of the hardware trap (SIGFPE) the x86 division instruction raises.
-MT_HOST_DEVICE inline int64_t trunc_divide(int64_t a, int64_t b) {
-  if (b == -1) return static_cast<int64_t>(uint64_t{0} - static_cast<uint64_t>(a));
-  return a / b;
-}
-
-// Python's floor division of integers (the divisor is not zero); INT64_MIN // -1 wraps as above.
-MT_HOST_DEVICE inline int64_t floor_divide(int64_t a, int64_t b) {
-  if (b == -1) return trunc_divide(a, b);
-  const int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-// +, * and unary - that wrap on integer overflow, as PyTorch's do (INT64_MAX + 1 is INT64_MIN); computed
-// unsigned, since signed overflow is undefined behaviour in C++. Other types compute as written.
+// +, * and unary - that wrap on integer overflow, as PyTorch's do (INT64_MAX + 1 is INT64_MIN, 255 + 1 in
+// uint8 is 0); computed unsigned, since signed overflow is undefined behaviour in C++. Other types compute
+// as written.
 template <typename T>
 MT_HOST_DEVICE T wrapping_add(T a, T b) {
   if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(b));
+    return static_cast<T>(static_cast<wrap_t<T>>(a) + static_cast<wrap_t<T>>(b));
   } else {
     return a + b;
   }
@@ -72,7 +90,7 @@ MT_HOST_DEVICE T wrapping_add(T a, T b) {
 template <typename T>
 MT_HOST_DEVICE T wrapping_mul(T a, T b) {
   if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) * static_cast<std::make_unsigned_t<T>>(b));
+    return static_cast<T>(static_cast<wrap_t<T>>(a) * static_cast<wrap_t<T>>(b));
   } else {
     return a * b;
   }
@@ -80,26 +98,30 @@ MT_HOST_DEVICE T wrapping_mul(T a, T b) {
 template <typename T>
 MT_HOST_DEVICE T wrapping_neg(T a) {
   if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(std::make_unsigned_t<T>{0} - static_cast<std::make_unsigned_t<T>>(a));
+    return static_cast<T>(wrap_t<T>{0} - static_cast<wrap_t<T>>(a));
   } else {
     return -a;
   }
 }
 
-// Python's modulo of floats, as PyTorch computes it: fmod, then the divisor added when the signs differ,
-// so the result has the divisor's sign (x % 0 and inf % y are NaN, -1 % inf is inf).
+// Python's modulo, so the result has the divisor's sign. Of floats, as PyTorch computes it: fmod, then the
+// divisor added when the signs differ (x % 0 and inf % y are NaN, -1 % inf is inf). Of integers (the
+// divisor is not zero), MIN % -1 is 0 instead of the x86 trap.
 template <typename M>
 MT_HOST_DEVICE M python_remainder(M a, M b) {
-  M mod = std::fmod(a, b);
-  if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
-  return mod;
-}
-
-// Python's modulo of integers (the divisor is not zero); INT64_MIN % -1 is 0 instead of the x86 trap.
-MT_HOST_DEVICE inline int64_t python_remainder(int64_t a, int64_t b) {
-  if (b == -1) return 0;
-  const int64_t r = a % b;
-  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+  if constexpr (std::is_integral_v<M>) {
+    if constexpr (std::is_signed_v<M>) {
+      if (b == -1) return 0;
+      const M r = static_cast<M>(a % b);
+      return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<M>(r + b) : r;
+    } else {
+      return static_cast<M>(a % b);
+    }
+  } else {
+    M mod = std::fmod(a, b);
+    if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
+    return mod;
+  }
 }
 
 template <typename T>

@@ -184,11 +184,28 @@ Tensor randn(IntArrayRef size, Generator* generator, std::optional<ScalarType> d
   });
 }
 
+// Both ends of [from, to] must be values of an integer dtype, as PyTorch's random_ checks.
+void check_random_range(int64_t from, int64_t to, ScalarType dtype) {
+  if (!is_integral(dtype, true)) return;
+  const auto in_range = [dtype](int64_t v) {
+    return dispatch_all_types(dtype, "randint", [v]<typename T>() {
+      if constexpr (std::is_integral_v<T>) {
+        return v >= int64_t{std::numeric_limits<T>::min()} && v <= int64_t{std::numeric_limits<T>::max()};
+      }
+      return true;
+    });
+  };
+  MT_CHECK(in_range(from), "from is out of bounds for ", dtype);
+  MT_CHECK(in_range(to), "to - 1 is out of bounds for ", dtype);
+}
+
 Tensor randint_low(int64_t low, int64_t high, IntArrayRef size, Generator* generator, std::optional<ScalarType> dtype,
                    std::optional<Device> device) {
   MT_CHECK_VALUE(low < high, "random_ expects 'from' to be less than 'to', but got from=", low, " >= to=", high);
   // randint's dtype defaults to int64.
-  return make_filled(size, dtype.value_or(kInt64), device, [&]<typename T>(T* data, int64_t n) {
+  const ScalarType out_dtype = dtype.value_or(kInt64);
+  check_random_range(low, high - 1, out_dtype);
+  return make_filled(size, out_dtype, device, [&]<typename T>(T* data, int64_t n) {
     Generator::Locked gen(generator_or_default(generator));
     for (int64_t i = 0; i < n; ++i) data[i] = static_cast<T>(gen.random_from_to(low, high));
   });

@@ -15,7 +15,20 @@ decltype(auto) call_with_type(ScalarType t, const char* name, F&& f) {
     if (t == kBool) return f.template operator()<bool>();
   }
   if constexpr (kIntOk) {
-    if (t == kInt64) return f.template operator()<int64_t>();
+    switch (t) {
+      case kUInt8:
+        return f.template operator()<uint8_t>();
+      case kInt8:
+        return f.template operator()<int8_t>();
+      case kInt16:
+        return f.template operator()<int16_t>();
+      case kInt32:
+        return f.template operator()<int32_t>();
+      case kInt64:
+        return f.template operator()<int64_t>();
+      default:
+        break;
+    }
   }
   if constexpr (kFloatOk) {
     switch (t) {
@@ -35,12 +48,12 @@ decltype(auto) call_with_type(ScalarType t, const char* name, F&& f) {
 }
 }  // namespace detail
 
-// bool, int64 and the four floating types.
+// bool, the five integer types and the four floating types.
 template <typename F>
 decltype(auto) dispatch_all_types(ScalarType t, const char* name, F&& f) {
   return detail::call_with_type<true, true, true>(t, name, std::forward<F>(f));
 }
-// int64 and the floating types (arithmetic that PyTorch refuses on bool).
+// The integer and floating types (arithmetic that PyTorch refuses on bool).
 template <typename F>
 decltype(auto) dispatch_numeric_types(ScalarType t, const char* name, F&& f) {
   return detail::call_with_type<false, true, true>(t, name, std::forward<F>(f));

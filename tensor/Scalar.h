@@ -32,21 +32,32 @@ class Scalar {
   // The dtype of a tensor made from this scalar with no other information: float64, int64 or bool.
   ScalarType type() const { return tag_ == Tag::Double ? kFloat64 : tag_ == Tag::Int ? kInt64 : kBool; }
 
-  // A floating value goes to an integer type only if it fits (NaN does not), as PyTorch's checked
-  // conversion: casting it would be undefined behaviour.
+  // A value goes to an integer type only if it fits, as PyTorch's checked conversion: a floating one
+  // must be in range (NaN is not; casting it would be undefined behaviour), an integer one too, except
+  // that unsigned types take negatives down to -max, which wrap as two's complement (`fill_(-1)` on
+  // uint8 gives 255).
   template <typename T>
   T to() const {
     if constexpr (std::is_same_v<T, bool>) {
       return tag_ == Tag::Double ? v_.d != 0 : v_.i != 0;
-    } else if (tag_ == Tag::Double) {
-      if constexpr (std::is_integral_v<T>) {
-        constexpr double lo = static_cast<double>(std::numeric_limits<T>::min());
-        constexpr double past_hi = static_cast<double>(std::numeric_limits<T>::max()) + 1.0;
-        if (!(v_.d >= lo && v_.d < past_hi)) throw_cannot_convert(v_.d, static_cast<int>(sizeof(T) * 8));
-      }
-      return static_cast<T>(v_.d);
     } else {
-      return static_cast<T>(v_.i);
+      if (!fits<T>()) throw_cannot_convert(toDouble(), scalar_type_of<T>);
+      return tag_ == Tag::Double ? static_cast<T>(v_.d) : static_cast<T>(v_.i);
+    }
+  }
+  // Whether to<T>() succeeds.
+  template <typename T>
+  bool fits() const {
+    if constexpr (!std::is_integral_v<T> || std::is_same_v<T, bool>) {
+      return true;
+    } else if (tag_ == Tag::Double) {
+      constexpr double lo = static_cast<double>(std::numeric_limits<T>::min());
+      constexpr double past_hi = static_cast<double>(std::numeric_limits<T>::max()) + 1.0;
+      return v_.d >= lo && v_.d < past_hi;
+    } else {
+      constexpr int64_t max = std::numeric_limits<T>::max();
+      constexpr int64_t lo = std::is_signed_v<T> ? std::numeric_limits<T>::min() : -max;
+      return v_.i >= lo && v_.i <= max;
     }
   }
   double toDouble() const { return to<double>(); }
@@ -59,7 +70,7 @@ class Scalar {
   }
 
  private:
-  [[noreturn]] static void throw_cannot_convert(double value, int bits);
+  [[noreturn]] static void throw_cannot_convert(double value, ScalarType to);
 
   enum class Tag : uint8_t { Bool, Int, Double };
   Tag tag_;
@@ -74,7 +85,8 @@ std::ostream& operator<<(std::ostream& os, const Scalar& s);
 
 // Refuses a value that `dtype` cannot represent, as PyTorch's checked conversion of a Scalar to an element
 // type does (fill_, clamp's bounds, pow's exponent, scatter's value): finite values beyond a float type's
-// range, and NaN, infinities or out-of-range values for int64. bool and float64 take anything.
+// range, and NaN, infinities or out-of-range values for the integer types (as Scalar::to). bool and
+// float64 take anything.
 void check_value_fits(const Scalar& value, ScalarType dtype);
 
 }  // namespace mt

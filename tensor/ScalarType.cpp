@@ -6,17 +6,20 @@ ScalarType promote_types(ScalarType a, ScalarType b) {
   MT_CHECK_VALUE(a != ScalarType::Undefined && b != ScalarType::Undefined,
                  "promote_types: expected two defined dtypes but got ", a, " and ", b);
   if (a == b) return a;
-  constexpr auto b1 = kBool, i8 = kInt64, f4 = kFloat32, f8 = kFloat64, f2 = kFloat16, bf = kBFloat16;
-  // Rows and columns in enum order: bool, int64, float32, float64, float16, bfloat16.
-  static constexpr ScalarType table[kNumScalarTypes][kNumScalarTypes] = {
-      /* bool    */ {b1, i8, f4, f8, f2, bf},
-      /* int64   */ {i8, i8, f4, f8, f2, bf},
-      /* float32 */ {f4, f4, f4, f8, f4, f4},
-      /* float64 */ {f8, f8, f8, f8, f8, f8},
-      /* float16 */ {f2, f2, f4, f8, f2, f4},
-      /* bfloat16*/ {bf, bf, f4, f8, f4, bf},
-  };
-  return table[static_cast<int>(a)][static_cast<int>(b)];
+  if (a == kBool) return b;
+  if (b == kBool) return a;
+  const bool a_float = is_floating_point(a), b_float = is_floating_point(b);
+  if (a_float != b_float) return a_float ? a : b;
+  if (a_float) {
+    if (a == kFloat64 || b == kFloat64) return kFloat64;
+    return kFloat32;  // float32 with a 16-bit float, or float16 with bfloat16
+  }
+  // Two different integer types. The signed ones are ordered by width; uint8 fits in any wider signed one.
+  if (a == kUInt8 || b == kUInt8) {
+    const ScalarType other = a == kUInt8 ? b : a;
+    return other == kInt8 ? kInt16 : other;
+  }
+  return element_size(a) > element_size(b) ? a : b;
 }
 
 namespace {

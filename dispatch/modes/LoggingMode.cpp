@@ -11,6 +11,10 @@ namespace {
 const char* short_name(ScalarType t) {
   switch (t) {
     case ScalarType::Bool: return "b8";
+    case ScalarType::UInt8: return "u8";
+    case ScalarType::Int8: return "i8";
+    case ScalarType::Int16: return "i16";
+    case ScalarType::Int32: return "i32";
     case ScalarType::Int64: return "i64";
     case ScalarType::Float32: return "f32";
     case ScalarType::Float64: return "f64";

@@ -74,8 +74,8 @@ void div_true_kernel(TensorIterator& iter) {
 // A zero integer divisor was refused before the loops below (ops/BinaryOps.cpp).
 void div_trunc_kernel(TensorIterator& iter) {
   dispatch_numeric_types(iter.common_dtype(), "div_trunc", [&]<typename T>() {
-    if constexpr (std::is_same_v<T, int64_t>) {
-      cpu_kernel(iter, [](int64_t x, int64_t y) -> int64_t { return trunc_divide(x, y); });
+    if constexpr (std::is_integral_v<T>) {
+      cpu_kernel(iter, [](T x, T y) -> T { return trunc_divide(x, y); });
     } else {
       using M = opmath_t<T>;
       cpu_kernel(iter, [](T x, T y) -> T { return static_cast<T>(std::trunc(M(x) / M(y))); });
@@ -85,16 +85,11 @@ void div_trunc_kernel(TensorIterator& iter) {
 
 void div_floor_kernel(TensorIterator& iter) {
   dispatch_numeric_types(iter.common_dtype(), "div_floor", [&]<typename T>() {
-    if constexpr (std::is_same_v<T, int64_t>) {
-      cpu_kernel(iter, [](int64_t x, int64_t y) -> int64_t { return floor_divide(x, y); });
-    } else {
-      using M = opmath_t<T>;
-      cpu_kernel(iter, [](T x, T y) -> T { return static_cast<T>(floor_divide<M>(M(x), M(y))); });
-    }
+    using M = opmath_t<T>;
+    cpu_kernel(iter, [](T x, T y) -> T { return static_cast<T>(floor_divide<M>(M(x), M(y))); });
   });
 }
 
-// python_remainder has an int64 overload beside the floating one.
 void remainder_kernel(TensorIterator& iter) {
   dispatch_numeric_types(iter.common_dtype(), "remainder", [&]<typename T>() {
     using M = opmath_t<T>;

@@ -14,6 +14,9 @@ D convert(S s) {
     return s;
   } else if constexpr (std::is_same_v<D, bool>) {
     return static_cast<opmath_t<S>>(s) != opmath_t<S>(0);
+  } else if constexpr (std::is_integral_v<D> && sizeof(D) < 8 && !std::is_integral_v<S>) {
+    // Through int64, as PyTorch: -1.0 becomes 255 in uint8 (and 300.0 becomes 44) instead of undefined.
+    return static_cast<D>(static_cast<int64_t>(static_cast<opmath_t<S>>(s)));
   } else {
     return static_cast<D>(static_cast<opmath_t<S>>(s));
   }

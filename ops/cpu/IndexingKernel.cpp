@@ -7,6 +7,7 @@
 
 #include "ops/Indexing.h"
 #include "ops/Parallel.h"
+#include "ops/ScalarMath.h"
 #include "ops/Views.h"
 #include "tensor/DtypeDispatch.h"
 
@@ -121,7 +122,7 @@ void combine(T& dst, T v, ScatterOp op) {
   } else if constexpr (std::is_same_v<T, bool>) {
     dst = dst || v;
   } else {
-    dst = static_cast<T>(opmath_t<T>(dst) + opmath_t<T>(v));
+    dst = static_cast<T>(wrapping_add(opmath_t<T>(dst), opmath_t<T>(v)));
   }
 }
 

@@ -24,6 +24,15 @@ namespace mt {
 namespace {
 
 constexpr auto Dyn = Eigen::Dynamic;
+
+// Integer products and sums are computed unsigned, where overflow wraps around as PyTorch's results do
+// instead of being undefined; two's complement makes the bits the same.
+template <typename T>
+using compute_t = typename std::conditional_t<std::is_integral_v<T>, std::make_unsigned<T>, std::type_identity<T>>::type;
+// The type a product of two elements is taken in: float for the 16-bit floats, as PyTorch's opmath, and
+// uint32 for uint16, which C++ would otherwise promote to (signed) int, where 65535 * 65535 overflows.
+template <typename C>
+using product_t = std::conditional_t<std::is_same_v<C, uint16_t>, uint32_t, opmath_t<C>>;
 template <typename T>
 using Matrix = Eigen::Matrix<T, Dyn, Dyn>;  // column-major
 // A matrix whose rows (RowMajor) or columns (ColMajor) are contiguous, `ld` elements apart: what GEMM reads.
@@ -88,21 +97,21 @@ Strided<const M> dense(const Matrix<M>& m) {
   return {m.data(), m.rows(), m.cols(), 1, m.rows()};
 }
 
-// A float copy of a 16-bit operand, column-major. Columns that are contiguous in memory are widened by a
+// An M copy of a 16-bit operand, column-major. Columns that are contiguous in memory are widened by a
 // loop the compiler vectorises (a bfloat16 is the top half of a float); Eigen's element-wise cast does
 // one element at a time and was most of a small bf16 product's time.
-template <typename T>
-Matrix<float> widened(const Strided<const T>& x) {
-  if (x.row_stride != 1 && x.rows > 1) return x.any_map().template cast<float>();
-  Matrix<float> out(x.rows, x.cols);
+template <typename M, typename T>
+Matrix<M> widened(const Strided<const T>& x) {
+  if (x.row_stride != 1 && x.rows > 1) return x.any_map().template cast<M>();
+  Matrix<M> out(x.rows, x.cols);
   for (int64_t j = 0; j < x.cols; ++j) {
     const T* __restrict src = x.data + j * x.col_stride;
-    float* __restrict dst = out.data() + j * x.rows;
+    M* __restrict dst = out.data() + j * x.rows;
     if constexpr (std::is_same_v<T, BFloat16>) {
       const auto* bits = reinterpret_cast<const uint16_t*>(src);
       for (int64_t i = 0; i < x.rows; ++i) dst[i] = std::bit_cast<float>(static_cast<uint32_t>(bits[i]) << 16);
     } else {
-      for (int64_t i = 0; i < x.rows; ++i) dst[i] = static_cast<float>(src[i]);
+      for (int64_t i = 0; i < x.rows; ++i) dst[i] = static_cast<M>(src[i]);
     }
   }
   return out;
@@ -222,10 +231,10 @@ constexpr bool kBlas = false;
 #endif
 
 // out = beta * self + alpha * (a @ b) for one matrix (or a block of rows or columns of one). M is the
-// type the products are summed in (float for the 16-bit types, as PyTorch's opmath).
+// type the products are summed in (product_t).
 template <typename T>
 struct Gemm {
-  using M = opmath_t<T>;
+  using M = product_t<T>;
   Strided<T> out;
   Strided<const T> self, a, b;
   bool use_self = false;
@@ -281,10 +290,10 @@ struct Gemm {
       else if (beta != M(1)) c *= beta;
       add_product<M>(c, a, b, alpha);
     } else {
-      // 16-bit types: multiply float copies, round once.
+      // 16-bit types: multiply copies in M, round once.
       Matrix<M> result = use_self ? Matrix<M>(beta * self.any_map().template cast<M>())
                                   : Matrix<M>(Matrix<M>::Zero(out.rows, out.cols));
-      const Matrix<M> a_m = widened(a), b_m = widened(b);
+      const Matrix<M> a_m = widened<M>(a), b_m = widened<M>(b);
       add_product<M>(OutMap<M>(result.data(), out.rows, out.cols, Eigen::OuterStride<>(out.rows)), dense(a_m),
                      dense(b_m), alpha);
       c = result.template cast<T>();
@@ -306,11 +315,6 @@ constexpr int64_t kGemmBlockWork = 1 << 24;
 // after the call costs more than the sharing saves.
 constexpr int64_t kBlasThreadsWork = 1 << 25;
 
-// int64 products and sums are computed in uint64, where overflow wraps around as PyTorch's results do
-// instead of being undefined.
-template <typename T>
-using compute_t = std::conditional_t<std::is_same_v<T, int64_t>, uint64_t, T>;
-
 template <typename T, typename C = compute_t<T>>
 const C* compute_data(const Tensor& t) {
   return reinterpret_cast<const C*>(t.data_ptr<T>());
@@ -320,7 +324,7 @@ template <typename T>
 void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Tensor& b, const Scalar& beta,
                 const Scalar& alpha) {
   using C = compute_t<T>;
-  using M = opmath_t<C>;
+  using M = product_t<C>;
   const int64_t d = out.dim() - 2;  // 1 for a batch
   const int64_t batch = d ? out.size(0) : 1;
   const int64_t m = out.size(d), n = out.size(d + 1), k = a.size(d + 1);
@@ -397,7 +401,7 @@ void with_vector(const Tensor& t, F&& f) {
 
 void dot_kernel(const Tensor& out, const Tensor& a, const Tensor& b) {
   dispatch_numeric_types(a.dtype(), "dot", [&]<typename T>() {
-    using M = opmath_t<compute_t<T>>;
+    using M = product_t<compute_t<T>>;
     M sum{};
     with_vector<T>(a, [&](const auto& x) {
       with_vector<T>(b, [&](const auto& y) {

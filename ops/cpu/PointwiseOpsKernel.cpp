@@ -11,8 +11,8 @@ namespace {
 
 void pow_tensor_kernel(TensorIterator& iter) {
   dispatch_numeric_types(iter.common_dtype(), "pow", [&]<typename T>() {
-    if constexpr (std::is_same_v<T, int64_t>) {
-      cpu_kernel(iter, [](int64_t b, int64_t e) -> int64_t { return integer_pow(b, e); });
+    if constexpr (std::is_integral_v<T>) {
+      cpu_kernel(iter, [](T b, T e) -> T { return integer_pow(b, e); });
     } else {
       using M = opmath_t<T>;
       cpu_kernel(iter, [](T b, T e) -> T { return static_cast<T>(std::pow(static_cast<M>(b), static_cast<M>(e))); });
@@ -23,9 +23,9 @@ void pow_tensor_kernel(TensorIterator& iter) {
 // Common exponents take their cheaper, vectorised forms (x*x, sqrt, ...), as PyTorch's pow does.
 void pow_scalar_kernel(TensorIterator& iter, const Scalar& exponent) {
   dispatch_numeric_types(iter.common_dtype(), "pow", [&]<typename T>() {
-    if constexpr (std::is_same_v<T, int64_t>) {
-      const int64_t e = exponent.toLong();
-      cpu_kernel(iter, [e](int64_t b) -> int64_t { return integer_pow(b, e); });
+    if constexpr (std::is_integral_v<T>) {
+      const T e = exponent.to<T>();
+      cpu_kernel(iter, [e](T b) -> T { return integer_pow(b, e); });
     } else if constexpr (std::is_floating_point_v<opmath_t<T>>) {
       using M = opmath_t<T>;
       const M e = exponent.to<M>();

@@ -7,10 +7,15 @@
 namespace mt {
 namespace {
 
-// NaN stays NaN (x < 0 is false for it).
+// NaN stays NaN (x < 0 is false for it); an unsigned x is its own relu.
 template <typename M>
 struct ReluOp {
-  __device__ M operator()(M x) const { return x < M(0) ? M(0) : x; }
+  __device__ M operator()(M x) const {
+    if constexpr (std::is_unsigned_v<M>)
+      return x;
+    else
+      return x < M(0) ? M(0) : x;
+  }
 };
 // x * Phi(x), with the normal CDF written through erf.
 template <typename M>

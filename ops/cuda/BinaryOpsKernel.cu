@@ -12,7 +12,7 @@ namespace {
 template <typename M>
 struct AddOp {
   M alpha;
-  __device__ M operator()(M x, M y) const { return x + alpha * y; }
+  __device__ M operator()(M x, M y) const { return wrapping_add(x, wrapping_mul(alpha, y)); }
 };
 struct BoolAddOp {
   bool alpha;
@@ -20,7 +20,7 @@ struct BoolAddOp {
 };
 template <typename M>
 struct MulOp {
-  __device__ M operator()(M x, M y) const { return x * y; }
+  __device__ M operator()(M x, M y) const { return wrapping_mul(x, y); }
 };
 template <typename M>
 struct DivTrueOp {

@@ -216,14 +216,33 @@ void gather_kernel_cuda(const Tensor& out, const Tensor& self, int64_t dim, cons
   });
 }
 
+// *p += v for a 1- or 2-byte integer: atomicAdd has no such width, so the aligned 32-bit word holding *p
+// is swapped in a compare-and-swap loop with only *p's bytes changed (wrapping, as the CPU's addition).
+template <typename T>
+__device__ void atomic_add_narrow(T* p, T v) {
+  const auto address = reinterpret_cast<uintptr_t>(p);
+  auto* word = reinterpret_cast<unsigned int*>(address & ~uintptr_t{3});
+  const unsigned shift = (address & 3) * 8;
+  const unsigned mask = ((1u << (sizeof(T) * 8)) - 1) << shift;
+  unsigned int old = *word, assumed;
+  do {
+    assumed = old;
+    const unsigned sum = ((assumed >> shift) + static_cast<unsigned>(static_cast<std::make_unsigned_t<T>>(v))) << shift;
+    old = atomicCAS(word, assumed, (assumed & ~mask) | (sum & mask));
+  } while (assumed != old);
+}
+
 // *p += v for elements that other threads may add to at once; a sum of bools is their `or`, and writes
-// of `true` may race harmlessly.
+// of `true` may race harmlessly. Integer sums wrap, computed unsigned.
 template <typename T>
 __device__ void atomic_add(T* p, T v) {
   if constexpr (std::is_same_v<T, bool>) {
     if (v) *p = true;
+  } else if constexpr (std::is_integral_v<T> && sizeof(T) < 4) {
+    atomic_add_narrow(p, v);
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    atomicAdd(reinterpret_cast<unsigned int*>(p), static_cast<unsigned int>(v));
   } else if constexpr (std::is_same_v<T, int64_t>) {
-    // Unsigned addition wraps, as the CPU's int64 addition does in practice.
     atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
   } else if constexpr (std::is_same_v<T, Half>) {
     atomicAdd(reinterpret_cast<__half*>(p), __float2half(static_cast<float>(v)));

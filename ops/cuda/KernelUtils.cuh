@@ -40,6 +40,8 @@ __host__ __device__ __forceinline__ To convert(From v) {
     return v != From(0);
   } else if constexpr (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>) {
     return To(static_cast<float>(v));
+  } else if constexpr (std::is_integral_v<To> && sizeof(To) < 8 && !std::is_integral_v<From>) {
+    return static_cast<To>(static_cast<int64_t>(v));  // as the CPU copy: -1.0 is 255 in uint8
   } else {
     return static_cast<To>(v);
   }

@@ -10,6 +10,7 @@
 
 #include "ops/Copy.h"
 #include "ops/LinearAlgebra.h"
+#include "ops/ScalarMath.h"
 #include "ops/cuda/KernelUtils.cuh"
 
 namespace mt {
@@ -145,10 +146,10 @@ void blas_gemm(const Tensor& c, const Tensor& a, const Tensor& b, opmath_t<T> al
   }
 }
 
-// The sum type of the tiled kernel: the opmath type, and uint64 for int64 so that overflow wraps
-// (defined behaviour, and what the CPU's int64 arithmetic does in practice).
+// The sum type of the tiled kernel: the opmath type, and for integers the unsigned type they wrap in
+// (ops/ScalarMath.h), so that overflow wraps as on the CPU instead of being undefined.
 template <typename T>
-using Acc = std::conditional_t<std::is_same_v<T, int64_t>, uint64_t, opmath_t<T>>;
+using Acc = typename std::conditional_t<std::is_integral_v<T>, std::type_identity<wrap_t<T>>, OpMath<T>>::type;
 
 template <typename T>
 struct TiledOperand {
@@ -237,16 +238,16 @@ void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Te
                 const Scalar& alpha_s) {
   if (out.numel() == 0) return;
   Acc<T> alpha, beta;
-  if constexpr (std::is_same_v<T, int64_t>) {
-    alpha = static_cast<uint64_t>(alpha_s.to<int64_t>());
-    beta = static_cast<uint64_t>(beta_s.to<int64_t>());
+  if constexpr (std::is_integral_v<T>) {
+    alpha = static_cast<Acc<T>>(alpha_s.to<T>());
+    beta = static_cast<Acc<T>>(beta_s.to<T>());
   } else {
     alpha = alpha_s.to<opmath_t<T>>();
     beta = beta_s.to<opmath_t<T>>();
   }
   const bool use_self = self.defined() && beta != Acc<T>(0);
   const int64_t k = a.size(-1);
-  if constexpr (std::is_same_v<T, int64_t>) {
+  if constexpr (std::is_integral_v<T>) {
     return tiled_gemm<T>(out, self, a, b, alpha, beta, use_self);
   } else {
     if (alpha == Acc<T>(0) || k == 0) return tiled_gemm<T>(out, self, a, b, alpha, beta, use_self);

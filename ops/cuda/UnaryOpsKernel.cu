@@ -13,21 +13,28 @@ namespace {
 
 template <typename M>
 struct NegOp {
-  __device__ M operator()(M x) const { return -x; }
+  __device__ M operator()(M x) const { return wrapping_neg(x); }
 };
 template <typename M>
 struct AbsOp {
   __device__ M operator()(M x) const {
     if constexpr (std::is_floating_point_v<M>)
       return std::fabs(x);
+    else if constexpr (std::is_unsigned_v<M>)
+      return x;
     else
-      return x < M(0) ? -x : x;
+      return x < M(0) ? wrapping_neg(x) : x;
   }
 };
 // -1, 0 or 1; NaN gives 0, as in PyTorch.
 template <typename M>
 struct SignOp {
-  __device__ M operator()(M x) const { return static_cast<M>((M(0) < x) - (x < M(0))); }
+  __device__ M operator()(M x) const {
+    if constexpr (std::is_unsigned_v<M>)
+      return static_cast<M>(x != 0);
+    else
+      return static_cast<M>((M(0) < x) - (x < M(0)));
+  }
 };
 template <typename M>
 struct ExpOp {

@@ -35,11 +35,7 @@ __attribute__((noinline)) std::vector<int64_t> wider_constant() { return {7, 7, 
 
 template <typename T>
 constexpr ScalarType dtype_of() {
-  if constexpr (std::is_same_v<T, int64_t>) return kInt64;
-  else if constexpr (std::is_same_v<T, float>) return kFloat32;
-  else if constexpr (std::is_same_v<T, double>) return kFloat64;
-  else if constexpr (std::is_same_v<T, Half>) return kFloat16;
-  else return kBFloat16;
+  return scalar_type_of<T>;
 }
 
 template <typename T>
@@ -312,22 +308,38 @@ TEST(SpecialValues, BinaryArithmeticIsExactForEveryPair) {
   check_binary_pairs<BFloat16>();
 }
 
-TEST(SpecialValues, IntegerArithmeticWrapsAround) {
-  constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = std::numeric_limits<int64_t>::min();
-  // 40 elements: the vectorised body and its tail.
-  std::vector<int64_t> a(40, kMax), b(40, 1);
-  const Tensor ta = make_tensor(a), tb = make_tensor(b);
-  for (int64_t v : read<int64_t>(mt::add(ta, tb))) EXPECT_EQ(v, kMin);
-  for (int64_t v : read<int64_t>(mt::add(make_strided(a), make_strided(b)))) EXPECT_EQ(v, kMin);
-  for (int64_t v : read<int64_t>(mt::mul(ta, mt::full({40}, 2, TensorOptions(kInt64))))) EXPECT_EQ(v, -2);
-  for (int64_t v : read<int64_t>(mt::sub(mt::neg(ta), mt::full({40}, 2, TensorOptions(kInt64))))) EXPECT_EQ(v, kMax);
-  const std::vector<int64_t> mins(40, kMin);
-  for (int64_t v : read<int64_t>(mt::neg(make_strided(mins)))) EXPECT_EQ(v, kMin);
-  for (int64_t v : read<int64_t>(mt::abs(make_strided(mins)))) EXPECT_EQ(v, kMin);
-  for (int64_t v : read<int64_t>(mt::abs(make_tensor(mins)))) EXPECT_EQ(v, kMin);
-  for (int64_t v : read<int64_t>(mt::div(make_tensor(mins), mt::full({40}, -1, TensorOptions(kInt64)), "floor"))) {
-    EXPECT_EQ(v, kMin);
+// 130 elements: the vectorised body (32 int8 lanes in an AVX2 register) and its tail.
+template <typename T>
+void check_integer_wrapping() {
+  constexpr T kMax = std::numeric_limits<T>::max(), kMin = std::numeric_limits<T>::min();
+  constexpr int64_t n = 130;
+  const TensorOptions options(dtype_of<T>());
+  const std::vector<T> maxes(n, kMax), ones(n, 1), mins(n, kMin);
+  const Tensor ta = make_tensor(maxes), tb = make_tensor(ones);
+  const auto all_equal = [](const Tensor& t, T expected) {
+    for (T v : read<T>(t)) EXPECT_EQ(v, expected) << t.dtype();
+  };
+  all_equal(mt::add(ta, tb), kMin);
+  all_equal(mt::add(make_strided(maxes), make_strided(ones)), kMin);
+  all_equal(mt::mul(ta, mt::full({n}, 2, options)), static_cast<T>(-2));  // 2 * MAX wraps to -2
+  all_equal(mt::sub(make_tensor(mins), tb), kMax);
+  all_equal(mt::neg(make_strided(ones)), static_cast<T>(-1));
+  if constexpr (std::is_signed_v<T>) {
+    all_equal(mt::sub(mt::neg(ta), mt::full({n}, 2, options)), kMax);
+    all_equal(mt::neg(make_strided(mins)), kMin);
+    all_equal(mt::abs(make_strided(mins)), kMin);
+    all_equal(mt::abs(make_tensor(mins)), kMin);
+    all_equal(mt::div(make_tensor(mins), mt::full({n}, -1, options), "floor"), kMin);
+    all_equal(mt::div(make_tensor(mins), mt::full({n}, -1, options), "trunc"), kMin);
   }
+}
+
+TEST(SpecialValues, IntegerArithmeticWrapsAround) {
+  check_integer_wrapping<int64_t>();
+  check_integer_wrapping<int32_t>();
+  check_integer_wrapping<int16_t>();
+  check_integer_wrapping<int8_t>();
+  check_integer_wrapping<uint8_t>();
 }
 
 TEST(SpecialValues, BoolArithmeticIsLogicalOnEveryPath) {

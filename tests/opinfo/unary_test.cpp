@@ -118,18 +118,24 @@ TEST_P(UnaryOpInfoTest, IntegerAndBoolInputs) {
   for (int64_t i = -5; i <= 5; ++i)
     if ((i > row.lo && i < row.hi) || (row.mirrored && -i > row.lo && -i < row.hi)) ints.push_back(i);
   ASSERT_FALSE(ints.empty()) << "no integer in the domain of " << row.name;
-  const Tensor x = mt::tensor(ints);
-  switch (row.integers) {
-    case Integers::to_float:
-      EXPECT_EQ(row.op(x).dtype(), kFloat32);
-      expect_reference(row, x, row.op(x));
-      break;
-    case Integers::unchanged:
-      EXPECT_TRUE(same(row.op(x), x));
-      break;
-    case Integers::refused:
-      EXPECT_THROW(row.op(x), mt::NotImplementedError);
-      break;
+  for (mt::ScalarType dt : {mt::kUInt8, mt::kInt8, mt::kInt16, mt::kInt32, mt::kInt64}) {
+    std::vector<int64_t> in_type;
+    for (int64_t i : ints)
+      if (i >= 0 || dt != mt::kUInt8) in_type.push_back(i);
+    if (in_type.empty()) continue;
+    const Tensor x = mt::tensor(in_type, mt::TensorOptions(dt));
+    switch (row.integers) {
+      case Integers::to_float:
+        EXPECT_EQ(row.op(x).dtype(), kFloat32) << dt;
+        expect_reference(row, x, row.op(x));
+        break;
+      case Integers::unchanged:
+        EXPECT_TRUE(same(row.op(x), x)) << dt;
+        break;
+      case Integers::refused:
+        EXPECT_THROW(row.op(x), mt::NotImplementedError) << dt;
+        break;
+    }
   }
   const Tensor b = mt::tensor({true, false});
   if (!row.bools) {

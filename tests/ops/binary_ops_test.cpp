@@ -11,8 +11,8 @@ namespace {
 using namespace mt;
 using namespace mt::testing;
 
-const ScalarType kAllTypes[] = {kBool, kInt64, kFloat32, kFloat64, kFloat16, kBFloat16};
-const ScalarType kNumericTypes[] = {kInt64, kFloat32, kFloat64, kFloat16, kBFloat16};
+const ScalarType kAllTypes[] = {kBool, kUInt8, kInt8, kInt16, kInt32, kInt64, kFloat32, kFloat64, kFloat16, kBFloat16};
+const ScalarType kNumericTypes[] = {kInt8, kInt16, kInt32, kInt64, kFloat32, kFloat64, kFloat16, kBFloat16};
 
 struct ShapePair {
   std::vector<int64_t> a, b;
@@ -44,7 +44,7 @@ TEST(BinaryOps, SubMulDivMatchReference) {
       expect_values_near(mt::sub(a, b), naive_binary(a, b, [](double x, double y) { return x - y; }), tolerance(dt));
       expect_values_near(mt::mul(a, b), naive_binary(a, b, [](double x, double y) { return x * y; }), tolerance(dt));
       const Tensor q = mt::div(a, b);
-      EXPECT_EQ(q.dtype(), dt == kInt64 ? kFloat32 : dt) << "true division of integers gives the default float";
+      EXPECT_EQ(q.dtype(), is_integral(dt, false) ? kFloat32 : dt) << "true division of integers gives the default float";
       expect_values_near(q, naive_binary(a, b, [](double x, double y) { return x / y; }), tolerance(q.dtype()));
       const Tensor t = mt::div(a, b, "trunc"), f = mt::div(a, b, "floor");
       EXPECT_EQ(t.dtype(), dt);

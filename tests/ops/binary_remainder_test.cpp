@@ -11,7 +11,7 @@ namespace {
 using namespace mt;
 using namespace mt::testing;
 
-const ScalarType kNumericTypes[] = {kInt64, kFloat32, kFloat64, kFloat16, kBFloat16};
+const ScalarType kNumericTypes[] = {kInt8, kInt16, kInt32, kInt64, kFloat32, kFloat64, kFloat16, kBFloat16};
 
 double python_mod(double a, double b) { return a - std::floor(a / b) * b; }
 

@@ -13,8 +13,8 @@ using namespace mt;
 using namespace mt::testing;
 using namespace mt::testing::reductions;
 
-const ScalarType kAllTypes[] = {kBool, kInt64, kFloat32, kFloat64, kFloat16, kBFloat16};
-const ScalarType kNumericTypes[] = {kInt64, kFloat32, kFloat64, kFloat16, kBFloat16};
+const ScalarType kAllTypes[] = {kBool, kUInt8, kInt8, kInt16, kInt32, kInt64, kFloat32, kFloat64, kFloat16, kBFloat16};
+const ScalarType kNumericTypes[] = {kInt8, kInt16, kInt32, kInt64, kFloat32, kFloat64, kFloat16, kBFloat16};
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // PyTorch's rules: a NaN beats every number; among equals the first wins.

@@ -13,13 +13,14 @@ using namespace mt;
 using namespace mt::testing;
 using namespace mt::testing::reductions;
 
-const ScalarType kAllTypes[] = {kBool, kInt64, kFloat32, kFloat64, kFloat16, kBFloat16};
+const ScalarType kAllTypes[] = {kBool, kUInt8, kInt8, kInt16, kInt32, kInt64, kFloat32, kFloat64, kFloat16, kBFloat16};
 const ScalarType kFloatTypes[] = {kFloat32, kFloat64, kFloat16, kBFloat16};
 
 // Values whose products stay small: 1, -1, 2 and (floating types) 0.5.
 Tensor product_friendly(IntArrayRef sizes, ScalarType dtype, uint64_t seed) {
   const Tensor r = random_tensor(sizes, kInt64, seed);
-  const double floats[] = {1, -1, 2, 0.5}, ints[] = {1, -1, 2, 1};
+  const double minus_one = dtype == kUInt8 ? 1 : -1;  // uint8's 255 would overflow the int64 product
+  const double floats[] = {1, -1, 2, 0.5}, ints[] = {1, minus_one, 2, 1};
   std::vector<double> v = values(r);
   Tensor out = empty(sizes, TensorOptions(kFloat64));
   for (int64_t i = 0; i < out.numel(); ++i) {
@@ -37,7 +38,7 @@ double ref_prod(const std::vector<double>& v) {
 
 TEST(ReductionsSum, SumMatchesReferenceForEveryDimListLayoutAndDtype) {
   for (ScalarType dt : kAllTypes) {
-    const ScalarType expected_dtype = dt == kBool ? kInt64 : dt;
+    const ScalarType expected_dtype = is_integral(dt, true) ? kInt64 : dt;
     for (const Tensor& t : layouts_3d([dt](IntArrayRef s, uint64_t seed) { return random_tensor(s, dt, seed); }, 10)) {
       for (const Dims& dims : dim_lists_3d()) {
         for (bool keepdim : {false, true}) {
@@ -75,7 +76,7 @@ TEST(ReductionsSum, MeanMatchesReferenceForFloatingTypes) {
 
 TEST(ReductionsSum, ProdMatchesReferenceForEveryDimAndDtype) {
   for (ScalarType dt : kAllTypes) {
-    const ScalarType expected_dtype = dt == kBool ? kInt64 : dt;
+    const ScalarType expected_dtype = is_integral(dt, true) ? kInt64 : dt;
     auto make = [dt](IntArrayRef s, uint64_t seed) {
       return dt == kBool ? random_tensor(s, dt, seed) : product_friendly(s, dt, seed);
     };

@@ -25,6 +25,10 @@ class ElementReader {
     }
     switch (dtype_) {
       case kBool: return reinterpret_cast<const bool*>(base_)[offset];
+      case kUInt8: return reinterpret_cast<const uint8_t*>(base_)[offset];
+      case kInt8: return reinterpret_cast<const int8_t*>(base_)[offset];
+      case kInt16: return reinterpret_cast<const int16_t*>(base_)[offset];
+      case kInt32: return reinterpret_cast<const int32_t*>(base_)[offset];
       case kInt64: return static_cast<double>(reinterpret_cast<const int64_t*>(base_)[offset]);
       case kFloat32: return reinterpret_cast<const float*>(base_)[offset];
       case kFloat64: return reinterpret_cast<const double*>(base_)[offset];
@@ -58,8 +62,8 @@ inline Tensor strided_view(const Tensor& t, IntArrayRef sizes, IntArrayRef strid
   return Tensor(std::move(impl));
 }
 
-// Random values exactly representable in every dtype (small integers, halves), so the naive double
-// reference and the kernel see the same inputs.
+// Random values exactly representable in every dtype (small integers, halves; for uint8 their absolute
+// values), so the naive double reference and the kernel see the same inputs.
 inline Tensor random_tensor(IntArrayRef sizes, ScalarType dtype, uint64_t seed, bool nonzero = false) {
   Generator gen(seed);
   Tensor t = randint(-8, 9, sizes, &gen, TensorOptions(kInt64));
@@ -67,9 +71,14 @@ inline Tensor random_tensor(IntArrayRef sizes, ScalarType dtype, uint64_t seed, 
   Tensor out = empty(sizes, TensorOptions(dtype));
   for (int64_t i = 0; i < out.numel(); ++i) {
     double x = dtype == kBool ? (static_cast<int64_t>(v[i]) % 2 != 0) : (is_floating_point(dtype) ? v[i] / 2 : v[i]);
+    if (dtype == kUInt8) x = std::abs(x);
     if (nonzero && x == 0) x = dtype == kBool ? 1 : 3;
     switch (dtype) {
       case kBool: out.data_ptr<bool>()[i] = x != 0; break;
+      case kUInt8: out.data_ptr<uint8_t>()[i] = static_cast<uint8_t>(x); break;
+      case kInt8: out.data_ptr<int8_t>()[i] = static_cast<int8_t>(x); break;
+      case kInt16: out.data_ptr<int16_t>()[i] = static_cast<int16_t>(x); break;
+      case kInt32: out.data_ptr<int32_t>()[i] = static_cast<int32_t>(x); break;
       case kInt64: out.data_ptr<int64_t>()[i] = static_cast<int64_t>(x); break;
       case kFloat32: out.data_ptr<float>()[i] = static_cast<float>(x); break;
       case kFloat64: out.data_ptr<double>()[i] = x; break;
