@@ -138,33 +138,16 @@ struct ReciprocalOp {
   __device__ M operator()(M x) const { return M(1) / x; }
 };
 
-// Rounding: integers are their own floor, ceil, trunc and round.
-template <typename M>
-struct FloorOp {
+// Rounding: integers are their own floor, ceil, trunc and round; nearest is half to even, as PyTorch.
+enum class Rounding { Floor, Ceil, Trunc, Nearest };
+template <typename M, Rounding R>
+struct RoundingOp {
   __device__ M operator()(M x) const {
-    if constexpr (std::is_floating_point_v<M>) return std::floor(x);
-    else return x;
-  }
-};
-template <typename M>
-struct CeilOp {
-  __device__ M operator()(M x) const {
-    if constexpr (std::is_floating_point_v<M>) return std::ceil(x);
-    else return x;
-  }
-};
-template <typename M>
-struct TruncOp {
-  __device__ M operator()(M x) const {
-    if constexpr (std::is_floating_point_v<M>) return std::trunc(x);
-    else return x;
-  }
-};
-template <typename M>
-struct RoundOp {
-  __device__ M operator()(M x) const {
-    if constexpr (std::is_floating_point_v<M>) return std::nearbyint(x);
-    else return x;
+    if constexpr (!std::is_floating_point_v<M>) return x;
+    else if constexpr (R == Rounding::Floor) return std::floor(x);
+    else if constexpr (R == Rounding::Ceil) return std::ceil(x);
+    else if constexpr (R == Rounding::Trunc) return std::trunc(x);
+    else return std::nearbyint(x);
   }
 };
 template <typename M>
@@ -200,10 +183,15 @@ void sign_kernel(TensorIterator& iter) {
   if (iter.common_dtype() == kBool) return cuda::gpu_kernel<bool, bool>(iter, BoolIdentityOp{});
   numeric_kernel<SignOp>(iter, "sign");
 }
-void floor_kernel(TensorIterator& iter) { numeric_kernel<FloorOp>(iter, "floor"); }
-void ceil_kernel(TensorIterator& iter) { numeric_kernel<CeilOp>(iter, "ceil"); }
-void trunc_kernel(TensorIterator& iter) { numeric_kernel<TruncOp>(iter, "trunc"); }
-void round_kernel(TensorIterator& iter) { numeric_kernel<RoundOp>(iter, "round"); }
+template <Rounding R>
+void rounding_kernel(TensorIterator& iter, const char* name) {
+  dispatch_numeric_types(iter.common_dtype(), name,
+                         [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, RoundingOp<opmath_t<T>, R>{}); });
+}
+void floor_kernel(TensorIterator& iter) { rounding_kernel<Rounding::Floor>(iter, "floor"); }
+void ceil_kernel(TensorIterator& iter) { rounding_kernel<Rounding::Ceil>(iter, "ceil"); }
+void trunc_kernel(TensorIterator& iter) { rounding_kernel<Rounding::Trunc>(iter, "trunc"); }
+void round_kernel(TensorIterator& iter) { rounding_kernel<Rounding::Nearest>(iter, "round"); }
 void frac_kernel(TensorIterator& iter) { floating_kernel<FracOp>(iter, "frac"); }
 void round_decimals_kernel(TensorIterator& iter, int64_t decimals) {
   dispatch_floating_types(iter.common_dtype(), "round", [&]<typename T>() {
