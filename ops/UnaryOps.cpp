@@ -49,29 +49,26 @@ struct UnaryOp {
   const char* name;
   const DispatchStub<UnaryFn>* stub;
   bool floating;                   // computes in float_op_dtype(input), else in the input's dtype
-  void (*check)(ScalarType input);  // rejects input dtypes before anything is allocated or written
+  void (*check)(const char* name, ScalarType input);  // rejects input dtypes before anything is written
 };
 
-void any_dtype(ScalarType) {}
-void check_neg(ScalarType t) {
+void any_dtype(const char*, ScalarType) {}
+void check_neg(const char*, ScalarType t) {
   MT_CHECK(t != kBool,
            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use "
            "the `~` or `logical_not()` operator instead.");
 }
-void check_abs(ScalarType t) { MT_CHECK_NOT_IMPLEMENTED(t != kBool, "\"abs\" not implemented for '", t, "'"); }
-// Rounding an integer changes nothing (the loops copy it); PyTorch has no rounding of bool.
-template <const char* name>
-void check_rounding(ScalarType t) {
+// abs and the roundings (which copy an integer unchanged) have no bool kernel in PyTorch.
+void not_bool(const char* name, ScalarType t) {
   MT_CHECK_NOT_IMPLEMENTED(t != kBool, '"', name, "\" not implemented for '", t, "'");
 }
 // frac(x) = x - trunc(x) is defined for floating types only.
-void check_frac(ScalarType t) {
-  MT_CHECK_NOT_IMPLEMENTED(is_floating_point(t), "\"frac\" not implemented for '", t, "'");
+void floating_only(const char* name, ScalarType t) {
+  MT_CHECK_NOT_IMPLEMENTED(is_floating_point(t), '"', name, "\" not implemented for '", t, "'");
 }
-constexpr char kFloorName[] = "floor", kCeilName[] = "ceil", kTruncName[] = "trunc", kRoundName[] = "round";
 
 Tensor& unary_impl(Tensor& out, const Tensor& self, const UnaryOp& op, bool inplace) {
-  op.check(self.dtype());
+  op.check(op.name, self.dtype());
   const Tensor input = op.floating ? as_dtype(self, float_op_dtype(self.dtype())) : self;
   TensorIterator iter = unary_iterator(out, input, inplace);
   (*op.stub)(iter.device().type(), iter);
@@ -94,13 +91,13 @@ Tensor& unary_out(const Tensor& self, Tensor& out) {
 }
 
 constexpr UnaryOp kNeg{"neg", &neg_stub, false, check_neg};
-constexpr UnaryOp kAbs{"abs", &abs_stub, false, check_abs};
+constexpr UnaryOp kAbs{"abs", &abs_stub, false, not_bool};
 constexpr UnaryOp kSign{"sign", &sign_stub, false, any_dtype};
-constexpr UnaryOp kFloor{"floor", &floor_stub, false, check_rounding<kFloorName>};
-constexpr UnaryOp kCeil{"ceil", &ceil_stub, false, check_rounding<kCeilName>};
-constexpr UnaryOp kTrunc{"trunc", &trunc_stub, false, check_rounding<kTruncName>};
-constexpr UnaryOp kRound{"round", &round_stub, false, check_rounding<kRoundName>};
-constexpr UnaryOp kFrac{"frac", &frac_stub, false, check_frac};
+constexpr UnaryOp kFloor{"floor", &floor_stub, false, not_bool};
+constexpr UnaryOp kCeil{"ceil", &ceil_stub, false, not_bool};
+constexpr UnaryOp kTrunc{"trunc", &trunc_stub, false, not_bool};
+constexpr UnaryOp kRound{"round", &round_stub, false, not_bool};
+constexpr UnaryOp kFrac{"frac", &frac_stub, false, floating_only};
 constexpr UnaryOp kExp{"exp", &exp_stub, true, any_dtype};
 constexpr UnaryOp kLog{"log", &log_stub, true, any_dtype};
 constexpr UnaryOp kLog1p{"log1p", &log1p_stub, true, any_dtype};
