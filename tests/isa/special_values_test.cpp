@@ -238,10 +238,16 @@ TEST(SpecialValues, SiluAndGeluKeepTheirSpecialValues) {
       const double s = dt == kFloat32 ? static_cast<double>(static_cast<float>(v[i]) / (1 + std::exp(-static_cast<float>(v[i]))))
                                       : v[i] / (1 + std::exp(-v[i]));
       const double got = silu.data_ptr<double>()[i];
-      if (std::isnan(s)) EXPECT_TRUE(std::isnan(got)) << "silu(" << v[i] << ")";
-      else if (std::isinf(s)) EXPECT_EQ(got, s) << "silu(" << v[i] << ")";
-      else EXPECT_NEAR(got, s, 6 * std::fabs(s) * (dt == kFloat32 ? 1.2e-7 : 2.3e-16)) << "silu(" << v[i] << ")";
-      if (s == 0) EXPECT_EQ(std::signbit(got), std::signbit(s)) << "silu(" << v[i] << ")";
+      if (std::isnan(s)) {
+        EXPECT_TRUE(std::isnan(got)) << "silu(" << v[i] << ")";
+      } else if (std::isinf(s)) {
+        EXPECT_EQ(got, s) << "silu(" << v[i] << ")";
+      } else {
+        EXPECT_NEAR(got, s, 6 * std::fabs(s) * (dt == kFloat32 ? 1.2e-7 : 2.3e-16)) << "silu(" << v[i] << ")";
+      }
+      if (s == 0) {
+        EXPECT_EQ(std::signbit(got), std::signbit(s)) << "silu(" << v[i] << ")";
+      }
     }
     const double* g = gelu.data_ptr<double>();
     EXPECT_EQ(g[9], inf);
@@ -360,7 +366,9 @@ TEST(SpecialValues, BoolArithmeticIsLogicalOnEveryPath) {
     EXPECT_EQ(read<uint8_t>(sum)[i], x[i] | y[i]) << i;
     EXPECT_EQ(read<uint8_t>(scaled)[i], x[i] | y[i]) << i;
     EXPECT_EQ(read<uint8_t>(product)[i], x[i] & y[i]) << i;
-    if (i < 35) EXPECT_EQ(read<uint8_t>(strided_sum)[i], x[2 * i] | y[2 * i]) << i;
+    if (i < 35) {
+      EXPECT_EQ(read<uint8_t>(strided_sum)[i], x[2 * i] | y[2 * i]) << i;
+    }
   }
 }
 

@@ -21,6 +21,12 @@
 
 namespace {
 
+// Whether the caller and a worker each find a core (always so where the count cannot be read).
+bool two_cores_free(int threads) {
+  const int others = mt::runnable_elsewhere();
+  return others < 0 || threads - others >= 2;
+}
+
 // Restores the thread count a test changed.
 struct NumThreadsGuard {
   NumThreadsGuard() : saved(mt::get_num_threads()) {}
@@ -167,10 +173,6 @@ TEST(ParallelFor, TheWorkersComeBackWhenTheCoresAreFreeAgain) {
   };
   for (int i = 0; i < 200; ++i) chunks_of_region();
   load.reset();
-  const auto cores_free = [threads] {
-    const int others = mt::runnable_elsewhere();
-    return others < 0 || threads - others >= 2;
-  };
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   auto free_since = std::chrono::steady_clock::now();
   auto longest_free = std::chrono::steady_clock::duration::zero();
@@ -179,7 +181,7 @@ TEST(ParallelFor, TheWorkersComeBackWhenTheCoresAreFreeAgain) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
     chunks = chunks_of_region();
     const auto now = std::chrono::steady_clock::now();
-    if (!cores_free()) free_since = now;
+    if (!two_cores_free(threads)) free_since = now;
     longest_free = std::max(longest_free, now - free_since);
   }
   if (chunks != threads * mt::kChunksPerThread) {
@@ -195,16 +197,12 @@ TEST(ParallelFor, TheWorkersComeBackWhenTheCoresAreFreeAgain) {
 TEST(ParallelFor, AQuestionSoonAfterAnotherGetsTheSleepingWorkersWoken) {
   const int threads = mt::get_num_threads();
   if (threads == 1) GTEST_SKIP() << "one thread: no worker to wake";
-  const auto cores_free = [threads] {
-    const int others = mt::runnable_elsewhere();
-    return others < 0 || threads - others >= 2;
-  };
   bool woken = false;
   int free_attempts = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (!woken && free_attempts < 20 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));  // past a worker's spin: all asleep
-    if (mt::parallel_threads(false) != 1 || !cores_free()) continue;
+    if (mt::parallel_threads(false) != 1 || !two_cores_free(threads)) continue;
     ++free_attempts;
     woken = mt::parallel_threads(false) == threads;
   }
