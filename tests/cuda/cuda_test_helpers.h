@@ -7,6 +7,7 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <vector>
 
 #ifdef MT_WITH_CUDA
 #include "tensor/cuda/CUDAContext.h"
@@ -15,6 +16,15 @@
 namespace mt_test {
 
 inline const mt::TensorOptions kOnCuda = mt::TensorOptions().device(mt::kCUDA);
+
+// The integer dtypes beside int64, each with its own kernels' instantiations and wrapping rules.
+inline const std::vector<mt::ScalarType> kNarrowIntegerTypes = {mt::kUInt8, mt::kInt8, mt::kInt16, mt::kInt32};
+
+// `types` followed by kNarrowIntegerTypes.
+inline std::vector<mt::ScalarType> with_narrow_integers(std::vector<mt::ScalarType> types) {
+  types.insert(types.end(), kNarrowIntegerTypes.begin(), kNarrowIntegerTypes.end());
+  return types;
+}
 
 // "" when a GPU can run CUDA tests, else why not.
 inline std::string why_no_gpu() {
@@ -56,7 +66,7 @@ inline double tolerance_for(mt::ScalarType dtype) {
     case mt::kBFloat16:
       return 1.6e-2;
     default:
-      return 0;  // bool and int64 agree exactly
+      return 0;  // bool and integers agree exactly
   }
 }
 

@@ -22,7 +22,8 @@ bool same(const Tensor& a, const Tensor& b) {
 
 TEST(CudaTransfer, ToDeviceAndBackKeepsEveryDtypeAndLayout) {
   MT_SKIP_WITHOUT_GPU();
-  for (mt::ScalarType dtype : {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64, mt::kBool}) {
+  for (mt::ScalarType dtype : mt_test::with_narrow_integers(
+           {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64, mt::kBool})) {
     SCOPED_TRACE(mt::scalar_type_name(dtype));
     const Tensor x = (mt::randn({37, 29}) * 10).to(dtype);
     const Tensor on_gpu = x.to(mt::kCUDA);

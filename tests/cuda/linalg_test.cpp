@@ -18,14 +18,15 @@ using mt::Tensor;
 using mt_test::error_of;
 using mt_test::expect_close_to_cpu;
 
-const mt::ScalarType kMatmulTypes[] = {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64};
+const std::vector<mt::ScalarType> kMatmulTypes =
+    mt_test::with_narrow_integers({mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64});
 
 Tensor cuda(const Tensor& t) { return t.to(mt::kCUDA); }
 
-// Normal values, or integers in [-5, 5) for int64.
+// Normal values, or integers in [-5, 5) for the integer types (products wrap alike on both devices).
 Tensor sample(std::vector<int64_t> sizes, mt::ScalarType dt, uint64_t seed) {
   mt::Generator gen(seed);
-  if (dt == mt::kInt64) return mt::randint(-5, 5, sizes, &gen);
+  if (mt::is_integral(dt, false)) return mt::randint(-5, 5, sizes, &gen).to(dt);
   return mt::randn(sizes, &gen).to(dt);
 }
 
@@ -76,10 +77,12 @@ TEST(CudaLinalg, MmMatchesCpuForEveryDtypeAndOperandLayout) {
       expect_close_to_cpu(a.gpu.mm(b.gpu), a.cpu.mm(b.cpu));
     }
   }
-  // int64 over many tiles, sizes not multiples of the tile.
-  const Pair a = matrix(100, 200, Layout::Transposed, mt::kInt64, 5),
-             b = matrix(200, 150, Layout::Contiguous, mt::kInt64, 6);
-  expect_close_to_cpu(mt::mm(a.gpu, b.gpu), mt::mm(a.cpu, b.cpu));
+  // Integers over many tiles, sizes not multiples of the tile; uint8 and int16 sums wrap.
+  for (mt::ScalarType dt : {mt::kInt64, mt::kInt32, mt::kInt16, mt::kUInt8}) {
+    SCOPED_TRACE(mt::scalar_type_name(dt));
+    const Pair a = matrix(100, 200, Layout::Transposed, dt, 5), b = matrix(200, 150, Layout::Contiguous, dt, 6);
+    expect_close_to_cpu(mt::mm(a.gpu, b.gpu), mt::mm(a.cpu, b.cpu));
+  }
 }
 
 TEST(CudaLinalg, MmOutWritesIntoEveryOutLayout) {
@@ -111,9 +114,10 @@ TEST(CudaLinalg, AddmmMatchesCpuForEveryBetaAlphaAndBias) {
     for (const Tensor& bias : {full, row, column, scalar}) {
       for (double beta : {0.0, 1.0, 0.5, -2.0}) {
         for (double alpha : {1.0, -2.0, 0.0}) {
-          if (dt == mt::kInt64 && beta == 0.5) continue;  // an integer tensor takes integer scalars
-          const mt::Scalar s_beta = dt == mt::kInt64 ? mt::Scalar(int64_t(beta)) : mt::Scalar(beta);
-          const mt::Scalar s_alpha = dt == mt::kInt64 ? mt::Scalar(int64_t(alpha)) : mt::Scalar(alpha);
+          const bool integral = mt::is_integral(dt, false);
+          if (integral && beta == 0.5) continue;  // an integer tensor takes integer scalars
+          const mt::Scalar s_beta = integral ? mt::Scalar(int64_t(beta)) : mt::Scalar(beta);
+          const mt::Scalar s_alpha = integral ? mt::Scalar(int64_t(alpha)) : mt::Scalar(alpha);
           expect_close_to_cpu(mt::addmm(cuda(bias), a.gpu, b.gpu, s_beta, s_alpha),
                               mt::addmm(bias, a.cpu, b.cpu, s_beta, s_alpha));
         }
@@ -137,7 +141,7 @@ TEST(CudaLinalg, AddmmInPlaceOnEverySelfLayout) {
     for (Layout layout : kLayouts) {
       for (double beta : {1.0, 0.0, 3.0}) {
         const Pair self = matrix(6, 5, layout, dt, 20);
-        const mt::Scalar s_beta = dt == mt::kInt64 ? mt::Scalar(int64_t(beta)) : mt::Scalar(beta);
+        const mt::Scalar s_beta = mt::is_integral(dt, false) ? mt::Scalar(int64_t(beta)) : mt::Scalar(beta);
         self.cpu.addmm_(a.cpu, b.cpu, s_beta, 2);
         const Tensor& same = self.gpu.addmm_(a.gpu, b.gpu, s_beta, 2);
         EXPECT_TRUE(same.is_same(self.gpu));
@@ -187,7 +191,7 @@ TEST(CudaLinalg, MatmulMatchesCpuForEveryRankCombination) {
   const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> shapes = {
       {{7}, {7}},       {{5, 7}, {7}},    {{7}, {7, 3}},       {{5, 7}, {7, 3}},          {{2, 5, 7}, {7, 3}},
       {{2, 5, 7}, {7}}, {{7}, {2, 7, 3}}, {{5, 7}, {2, 7, 3}}, {{2, 1, 5, 7}, {3, 7, 4}}, {{3, 2, 5, 7}, {2, 7, 4}}};
-  for (mt::ScalarType dt : {mt::kFloat32, mt::kFloat16, mt::kInt64}) {
+  for (mt::ScalarType dt : {mt::kFloat32, mt::kFloat16, mt::kInt64, mt::kInt32, mt::kUInt8}) {
     uint64_t seed = 30;
     for (const auto& [sa, sb] : shapes) {
       const Tensor a = sample(sa, dt, seed++), b = sample(sb, dt, seed++);
@@ -222,7 +226,7 @@ TEST(CudaLinalg, DotMatchesCpuForEveryDtypeAndStride) {
     expect_close_to_cpu(mt::dot(cuda(empty), cuda(empty)), mt::dot(empty, empty));
   }
   // Many blocks of partial sums; small integers keep every partial sum exact, whatever the order.
-  for (mt::ScalarType dt : {mt::kFloat32, mt::kFloat64, mt::kInt64}) {
+  for (mt::ScalarType dt : {mt::kFloat32, mt::kFloat64, mt::kInt64, mt::kInt32, mt::kUInt8, mt::kInt8}) {
     const Tensor a = sample({300001}, mt::kInt64, 45).to(dt), b = sample({300001}, mt::kInt64, 46).to(dt);
     expect_close_to_cpu(mt::dot(cuda(a), cuda(b)), mt::dot(a, b));
   }

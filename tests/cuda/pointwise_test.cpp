@@ -20,7 +20,8 @@ const std::vector<mt::ScalarType> kFloatTypes = {mt::kFloat32, mt::kFloat64, mt:
 Tensor sample(mt::ScalarType dtype, std::vector<int64_t> shape = {1031}, uint64_t seed = 7) {
   mt::manual_seed(seed);
   if (dtype == mt::kBool) return mt::randn(shape) > 0;
-  if (dtype == mt::kInt64) return mt::randint(-6, 7, shape);
+  // Negative values wrap in the unsigned type: uint8 samples hold 250..255 too.
+  if (mt::is_integral(dtype, false)) return mt::randint(-6, 7, shape).to(dtype);
   Tensor x = (mt::randn(shape) * 3).to(dtype);
   if (x.numel() >= 8) {
     Tensor flat = x.reshape({-1});
@@ -59,7 +60,8 @@ void expect_binary_matches(const std::string& name, const Binary& f, const std::
 
 TEST(CudaPointwise, UnaryMathMatchesCpu) {
   MT_SKIP_WITHOUT_GPU();
-  const std::vector<mt::ScalarType> numeric = {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64};
+  const std::vector<mt::ScalarType> numeric =
+      mt_test::with_narrow_integers({mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64});
   expect_unary_matches(
       "neg", [](const Tensor& x) { return x.neg(); }, numeric);
   expect_unary_matches(
@@ -85,12 +87,12 @@ TEST(CudaPointwise, UnaryMathMatchesCpu) {
   expect_unary_matches(
       "sigmoid", [](const Tensor& x) { return x.sigmoid(); }, kFloatTypes);
   // Integers go to the default float, as on the CPU.
-  expect_unary_matches("exp of int64", [](const Tensor& x) { return x.exp(); }, {mt::kInt64});
+  expect_unary_matches("exp of integers", [](const Tensor& x) { return x.exp(); }, mt_test::with_narrow_integers({mt::kInt64}));
 }
 
 TEST(CudaPointwise, ActivationsMatchCpu) {
   MT_SKIP_WITHOUT_GPU();
-  expect_unary_matches("relu", [](const Tensor& x) { return mt::relu(x); }, {mt::kFloat32, mt::kBFloat16, mt::kInt64});
+  expect_unary_matches("relu", [](const Tensor& x) { return mt::relu(x); }, {mt::kFloat32, mt::kBFloat16, mt::kInt64, mt::kUInt8, mt::kInt8});
   expect_unary_matches(
       "gelu", [](const Tensor& x) { return mt::gelu(x); }, kFloatTypes);
   expect_unary_matches(
@@ -101,7 +103,8 @@ TEST(CudaPointwise, ActivationsMatchCpu) {
 
 TEST(CudaPointwise, ArithmeticMatchesCpu) {
   MT_SKIP_WITHOUT_GPU();
-  const std::vector<mt::ScalarType> all = {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64};
+  const std::vector<mt::ScalarType> all =
+      mt_test::with_narrow_integers({mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64});
   expect_binary_matches(
       "add", [](const Tensor& a, const Tensor& b) { return mt::add(a, b); }, all);
   expect_binary_matches(
@@ -122,12 +125,14 @@ TEST(CudaPointwise, ArithmeticMatchesCpu) {
   expect_binary_matches(
       "remainder int",
       [](const Tensor& a, const Tensor& b) { return mt::remainder(a, mt::where(mt::eq(b, 0), mt::ones_like(b), b)); },
-      {mt::kInt64});
+      mt_test::with_narrow_integers({mt::kInt64}));
   expect_binary_matches("add bool", [](const Tensor& a, const Tensor& b) { return mt::add(a, b); }, {mt::kBool});
   expect_binary_matches("mul bool", [](const Tensor& a, const Tensor& b) { return mt::mul(a, b); }, {mt::kBool});
   // Mixed dtypes promote as on the CPU.
   const Tensor i = sample(mt::kInt64), f = sample(mt::kFloat16);
   expect_close_to_cpu(mt::add(i.to(mt::kCUDA), f.to(mt::kCUDA)), mt::add(i, f));
+  const Tensor u8 = sample(mt::kUInt8), i8 = sample(mt::kInt8, {1031}, 11);  // int16
+  expect_close_to_cpu(mt::mul(u8.to(mt::kCUDA), i8.to(mt::kCUDA)), mt::mul(u8, i8));
   expect_close_to_cpu(mt::div(i.to(mt::kCUDA), i.to(mt::kCUDA).abs() + 1), mt::div(i, i.abs() + 1));
   expect_close_to_cpu(mt::remainder(i.to(mt::kCUDA), 2.5), mt::remainder(i, 2.5));
   Tensor self = i.to(mt::kCUDA);
@@ -192,7 +197,8 @@ TEST(CudaPointwise, ComparisonsAndLogicalOpsMatchCpu) {
 
 TEST(CudaPointwise, PowMaximumMinimumAndClampMatchCpu) {
   MT_SKIP_WITHOUT_GPU();
-  const std::vector<mt::ScalarType> numeric = {mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64};
+  const std::vector<mt::ScalarType> numeric =
+      mt_test::with_narrow_integers({mt::kFloat32, mt::kFloat64, mt::kFloat16, mt::kBFloat16, mt::kInt64});
   for (double e : {2.0, 3.0, 0.5, -0.5, -1.0, 1.7}) {
     expect_unary_matches(
         "pow " + std::to_string(e), [e](const Tensor& x) { return mt::pow(x, e); }, kFloatTypes);
