@@ -82,11 +82,14 @@ Tensor new_like(const Tensor& self, IntArrayRef sizes) {
 
 // --- index_select ------------------------------------------------------------------------------------
 
-Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index_arg) {
   const int64_t d = maybe_wrap_dim(dim, self.dim());
-  MT_CHECK_INDEX(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
-  check_index_dtype("index_select", index);
-  check_same_device({&self, &index});
+  MT_CHECK_INDEX(index_arg.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  MT_CHECK_INDEX(index_arg.dtype() == kInt64 || index_arg.dtype() == kInt32,
+                 "index_select(): Expected dtype int32 or int64 for index");
+  check_same_device({&self, &index_arg});
+  // The loops read int64: an int32 index is copied.
+  const Tensor index = index_arg.dtype() == kInt64 ? index_arg : converted_copy(index_arg, kInt64);
   const int64_t n = index.numel();
   MT_CHECK_INDEX(self.dim() > 0 || n == 1, "index_select(): Index to scalar can have only 1 value, got ", n,
                  " value(s)");

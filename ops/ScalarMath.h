@@ -104,6 +104,30 @@ MT_HOST_DEVICE T wrapping_neg(T a) {
   }
 }
 
+// Shifts as PyTorch defines them past the type's width, where C++ leaves them undefined: a left shift by
+// a negative amount or by the width or more gives 0 (computed unsigned, so bits shifted out of a signed
+// value wrap); a right shift by a negative amount or by every bit but the sign gives 0, or -1 for a
+// negative value.
+template <typename T>
+MT_HOST_DEVICE T shift_left(T a, T b) {
+  constexpr int bits = sizeof(T) * 8;
+  if constexpr (std::is_signed_v<T>) {
+    if (b < 0) return 0;
+  }
+  if (b >= bits) return 0;
+  return static_cast<T>(static_cast<wrap_t<T>>(a) << b);
+}
+template <typename T>
+MT_HOST_DEVICE T shift_right(T a, T b) {
+  if constexpr (std::is_signed_v<T>) {
+    constexpr int max_shift = sizeof(T) * 8 - 1;
+    if (b < 0 || b >= max_shift) return static_cast<T>(a >> max_shift);
+  } else {
+    if (b >= sizeof(T) * 8) return 0;
+  }
+  return static_cast<T>(a >> b);
+}
+
 // Python's modulo, so the result has the divisor's sign. Of floats, as PyTorch computes it: fmod, then the
 // divisor added when the signs differ (x % 0 and inf % y are NaN, -1 % inf is inf). Of integers (the
 // divisor is not zero), MIN % -1 is 0 instead of the x86 trap.

@@ -1,5 +1,5 @@
 #pragma once
-// C++ operators on tensors, as Python's: a + b, 3 - a, a * 2, -a, a / b, a % 2, a < b, ~mask ...
+// C++ operators on tensors, as Python's: a + b, 3 - a, a * 2, -a, a / b, a % 2, a < b, ~mask, x << 3 ...
 #include "ops/Functions.h"
 
 namespace mt {
@@ -53,27 +53,33 @@ inline Tensor operator>=(const Tensor& a, const Tensor& b) { return mt::ge(a, b)
 inline Tensor operator>=(const Tensor& a, const Scalar& b) { return mt::ge(a, b); }
 inline Tensor operator>=(const Scalar& a, const Tensor& b) { return mt::le(b, a); }
 
-// ~, & and | are PyTorch's bitwise operators; on bool tensors they are logical_not/and/or, and those
-// are the only dtypes microtorch gives them (it has no bitwise ops on integers).
-namespace detail {
-inline void check_bool_operand(const Tensor& t, const char* op) {
-  MT_CHECK_TYPE(t.dtype() == kBool, "the ", op, " operator is only implemented for bool tensors, but got a tensor "
-                "with dtype ", t.dtype(), "; use logical_not, logical_and or logical_or");
-}
-}  // namespace detail
-inline Tensor operator~(const Tensor& a) {
-  detail::check_bool_operand(a, "~");
-  return mt::logical_not(a);
-}
-inline Tensor operator&(const Tensor& a, const Tensor& b) {
-  detail::check_bool_operand(a, "&");
-  detail::check_bool_operand(b, "&");
-  return mt::logical_and(a, b);
-}
-inline Tensor operator|(const Tensor& a, const Tensor& b) {
-  detail::check_bool_operand(a, "|");
-  detail::check_bool_operand(b, "|");
-  return mt::logical_or(a, b);
-}
+// ~, &, |, ^, << and >> are the bitwise ops, on integers and bool as in PyTorch (on bool, ~ & | are
+// logical not, and, or).
+inline Tensor operator~(const Tensor& a) { return mt::bitwise_not(a); }
+inline Tensor operator&(const Tensor& a, const Tensor& b) { return mt::bitwise_and(a, b); }
+inline Tensor operator&(const Tensor& a, const Scalar& b) { return mt::bitwise_and(a, b); }
+inline Tensor operator&(const Scalar& a, const Tensor& b) { return mt::bitwise_and(b, a); }
+inline Tensor operator|(const Tensor& a, const Tensor& b) { return mt::bitwise_or(a, b); }
+inline Tensor operator|(const Tensor& a, const Scalar& b) { return mt::bitwise_or(a, b); }
+inline Tensor operator|(const Scalar& a, const Tensor& b) { return mt::bitwise_or(b, a); }
+inline Tensor operator^(const Tensor& a, const Tensor& b) { return mt::bitwise_xor(a, b); }
+inline Tensor operator^(const Tensor& a, const Scalar& b) { return mt::bitwise_xor(a, b); }
+inline Tensor operator^(const Scalar& a, const Tensor& b) { return mt::bitwise_xor(b, a); }
+inline Tensor operator<<(const Tensor& a, const Tensor& b) { return mt::bitwise_left_shift(a, b); }
+inline Tensor operator<<(const Tensor& a, const Scalar& b) { return mt::bitwise_left_shift(a, b); }
+inline Tensor operator<<(const Scalar& a, const Tensor& b) { return mt::bitwise_left_shift(a, b); }
+inline Tensor operator>>(const Tensor& a, const Tensor& b) { return mt::bitwise_right_shift(a, b); }
+inline Tensor operator>>(const Tensor& a, const Scalar& b) { return mt::bitwise_right_shift(a, b); }
+inline Tensor operator>>(const Scalar& a, const Tensor& b) { return mt::bitwise_right_shift(a, b); }
+inline Tensor& operator&=(Tensor& a, const Tensor& b) { return a.bitwise_and_(b); }
+inline Tensor& operator&=(Tensor& a, const Scalar& b) { return a.bitwise_and_(b); }
+inline Tensor& operator|=(Tensor& a, const Tensor& b) { return a.bitwise_or_(b); }
+inline Tensor& operator|=(Tensor& a, const Scalar& b) { return a.bitwise_or_(b); }
+inline Tensor& operator^=(Tensor& a, const Tensor& b) { return a.bitwise_xor_(b); }
+inline Tensor& operator^=(Tensor& a, const Scalar& b) { return a.bitwise_xor_(b); }
+inline Tensor& operator<<=(Tensor& a, const Tensor& b) { return a.bitwise_left_shift_(b); }
+inline Tensor& operator<<=(Tensor& a, const Scalar& b) { return a.bitwise_left_shift_(b); }
+inline Tensor& operator>>=(Tensor& a, const Tensor& b) { return a.bitwise_right_shift_(b); }
+inline Tensor& operator>>=(Tensor& a, const Scalar& b) { return a.bitwise_right_shift_(b); }
 
 }  // namespace mt

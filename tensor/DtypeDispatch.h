@@ -58,6 +58,15 @@ template <typename F>
 decltype(auto) dispatch_numeric_types(ScalarType t, const char* name, F&& f) {
   return detail::call_with_type<false, true, true>(t, name, std::forward<F>(f));
 }
+// The five integer types (the bitwise shifts), and those with bool (bitwise and, or, xor and not).
+template <typename F>
+decltype(auto) dispatch_integral_types(ScalarType t, const char* name, F&& f) {
+  return detail::call_with_type<false, true, false>(t, name, std::forward<F>(f));
+}
+template <typename F>
+decltype(auto) dispatch_integral_types_and_bool(ScalarType t, const char* name, F&& f) {
+  return detail::call_with_type<true, true, false>(t, name, std::forward<F>(f));
+}
 template <typename F>
 decltype(auto) dispatch_floating_types(ScalarType t, const char* name, F&& f) {
   return detail::call_with_type<false, false, true>(t, name, std::forward<F>(f));

@@ -49,7 +49,7 @@ Tensor index_select(DispatchKeySet ks, const Tensor& self, int64_t dim, const Te
            [i = SavedVariable(index), sizes = self.sizes().vec(), dim](const variable_list& g) {
              if (sizes.empty()) return variable_list{g[0].reshape(sizes)};
              const int64_t d = maybe_wrap_dim(dim, static_cast<int64_t>(sizes.size()));
-             const Tensor index_v = index_along(i.unpack(), g[0].sizes(), d);
+             const Tensor index_v = index_along(i.unpack().to(kInt64), g[0].sizes(), d);  // int32 too
              return variable_list{zeros(sizes, g[0].options()).scatter_add(d, index_v, g[0])};
            });
   }

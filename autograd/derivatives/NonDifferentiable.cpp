@@ -1,5 +1,5 @@
 // The ops whose outputs autograd never tracks (PyTorch's list of ops that don't require a derivative):
-// comparisons and logical ops (bool results), argmax/argmin, all/any, one_hot, the *_like factories,
+// comparisons, logical and bitwise ops (bool and integer results), argmax/argmin, all/any, one_hot, the *_like factories,
 // detach. Their Autograd kernel is a fallthrough, so calls skip the layer at no cost (the boxed fallback
 // in autograd/Fallbacks.cpp would record a not-implemented node). The in-place forms that overwrite a
 // float tensor (eq_, logical_and_, bernoulli_...) record a node with zero gradient, as PyTorch does.
@@ -42,7 +42,11 @@ const std::vector<std::string>& non_differentiable_ops() {
       v.push_back(op);
       v.push_back(std::string(op) + ".out");
     }
-    for (const char* op : {"argmax", "argmin", "all", "all.dim", "all.dims", "any", "any.dim", "any.dims", "one_hot",
+    // Integer and bool results; the Scalar forms are compositions of these.
+    for (const char* op : {"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"}) {
+      for (const char* overload : {".Tensor", "_.Tensor", ".Tensor_out"}) v.push_back(std::string(op) + overload);
+    }
+    for (const char* op : {"bitwise_not", "bitwise_not_", "bitwise_not.out", "argmax", "argmin", "all", "all.dim", "all.dims", "any", "any.dim", "any.dims", "one_hot",
                            "empty_like", "new_empty_strided", "zeros_like", "ones_like", "full_like", "rand_like",
                            "randn_like", "detach", "_nll_loss_check_target"}) {
       v.push_back(op);

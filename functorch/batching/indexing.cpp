@@ -70,7 +70,9 @@ void index_select_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
     if (!is_batched_at_level(index, vmap.level())) {
       result = mt::index_select(self_, dim, index);
     } else {
-      const Tensor idx = batch_at_front(index, vmap.level(), vmap.batch_size()).reshape({vmap.batch_size(), -1});
+      // gather reads int64 indices; index_select takes int32 too.
+      const Tensor idx =
+          batch_at_front(index, vmap.level(), vmap.batch_size()).to(kInt64).reshape({vmap.batch_size(), -1});
       std::vector<int64_t> view(static_cast<size_t>(rank) + 1, 1), sizes = self_.sizes().vec();
       view[0] = vmap.batch_size();
       view[dim] = sizes[dim] = idx.size(1);

@@ -138,12 +138,13 @@ constexpr const char* kPointwiseOps[] = {
     "full_like", "_nll_loss_check_target" /* checks each target entry */, "remainder.Scalar",
     "remainder.Scalar_Tensor",
     "expm1", "exp2", "log2", "log10", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "erf",
-    "erfc", "erfinv", "reciprocal", "floor", "ceil", "trunc", "round", "round.decimals", "frac",
+    "erfc", "erfinv", "reciprocal", "floor", "ceil", "trunc", "round", "round.decimals", "frac", "bitwise_not",
     // several tensor arguments, broadcasting
     "add.Tensor", "sub.Tensor", "mul.Tensor", "div.Tensor", "div.Tensor_mode", "pow.Tensor_Tensor", "maximum",
     "minimum", "clamp.Tensor", "clamp_min.Tensor", "clamp_max.Tensor", "eq.Tensor", "ne.Tensor", "lt.Tensor",
     "le.Tensor", "gt.Tensor", "ge.Tensor", "logical_and", "logical_or", "where.self", "where.ScalarSelf",
-    "where.ScalarOther", "remainder.Tensor", "threshold_backward",
+    "where.ScalarOther", "remainder.Tensor", "threshold_backward", "bitwise_and.Tensor", "bitwise_or.Tensor",
+    "bitwise_xor.Tensor", "bitwise_left_shift.Tensor", "bitwise_right_shift.Tensor",
     // in-place
     "expm1_", "exp2_", "log2_", "log10_", "sinh_", "cosh_", "asin_", "acos_", "atan_", "asinh_", "acosh_", "atanh_",
     "erf_", "erfc_", "erfinv_", "reciprocal_", "floor_", "ceil_", "trunc_", "round_", "round_.decimals", "frac_",
@@ -153,7 +154,8 @@ constexpr const char* kPointwiseOps[] = {
     "sub_.Scalar", "mul_.Tensor", "mul_.Scalar", "div_.Tensor", "div_.Tensor_mode", "div_.Scalar", "eq_.Tensor",
     "eq_.Scalar", "ne_.Tensor", "ne_.Scalar", "lt_.Tensor", "lt_.Scalar", "le_.Tensor", "le_.Scalar", "gt_.Tensor",
     "gt_.Scalar", "ge_.Tensor", "ge_.Scalar", "logical_and_", "logical_or_", "fill_.Scalar", "zero_", "copy_",
-    "masked_fill_.Scalar", "remainder_.Tensor", "remainder_.Scalar",
+    "masked_fill_.Scalar", "remainder_.Tensor", "remainder_.Scalar", "bitwise_not_", "bitwise_and_.Tensor",
+    "bitwise_or_.Tensor", "bitwise_xor_.Tensor", "bitwise_left_shift_.Tensor", "bitwise_right_shift_.Tensor",
 };
 
 }  // namespace

@@ -19,10 +19,11 @@ Tensor scale_gradient(const Tensor& value, const Tensor& scale) {
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
                  bool sparse) {
   MT_CHECK(weight.dim() == 2, "'weight' must be 2-D");
-  MT_CHECK(indices.dtype() == kInt64, "Expected tensor for argument #1 'indices' to have one of the following scalar "
-                                      "types: Long; but got ", indices.dtype(), " instead (while checking arguments for embedding)");
+  MT_CHECK(indices.dtype() == kInt64 || indices.dtype() == kInt32,
+           "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got ",
+           indices.dtype(), " instead (while checking arguments for embedding)");
   MT_CHECK(!sparse, "embedding: sparse gradients are not supported");
-  const Tensor flat = indices.reshape({-1});
+  const Tensor flat = indices.reshape({-1}).to(kInt64);  // scatter_add counts through int64 indices
   Tensor rows = mt::index_select(weight, 0, flat);
   if (weight.requires_grad() && (padding_idx >= 0 || scale_grad_by_freq)) {
     const TensorOptions options = weight.options();

@@ -31,6 +31,11 @@ std::vector<double> expected_grad(const std::vector<double>& factor) {
   return grad;
 }
 
+void expect_near(const std::vector<double>& got, const std::vector<double>& expected) {
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], 1e-12) << i;
+}
+
 Tensor weight() { return mt::arange(12, mt::kFloat64).view({4, 3}).requires_grad_(); }
 Tensor indices() { return mt::tensor(kIndices).view({2, 3}); }
 
@@ -55,10 +60,20 @@ TEST(EmbeddingGrad, ScaleGradByFrequencyDividesByIndexCount) {
   EXPECT_EQ(values(out), values(mt::embedding(w.detach(), indices())));
   out.backward(upstream());
   // Counts: index 0 twice (padding), 1 once, 2 three times, 3 never.
-  const std::vector<double> expected = expected_grad({0, 1, 1.0 / 3.0, 1});
-  const std::vector<double> got = values(w.grad());
-  ASSERT_EQ(got.size(), expected.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], 1e-12) << i;
+  expect_near(values(w.grad()), expected_grad({0, 1, 1.0 / 3.0, 1}));
+}
+
+// int32 indices, which PyTorch takes too, give the same values and gradients with every option.
+TEST(EmbeddingGrad, Int32IndicesGiveTheSameGradients) {
+  const Tensor w = weight();
+  const Tensor int32 = indices().to(mt::kInt32);
+  const Tensor out = mt::embedding(w, int32, /*padding_idx=*/0, /*scale_grad_by_freq=*/true);
+  EXPECT_EQ(values(out), values(mt::embedding(w.detach(), indices())));
+  out.backward(upstream());
+  expect_near(values(w.grad()), expected_grad({0, 1, 1.0 / 3.0, 1}));
+  const Tensor plain = weight();
+  mt::embedding(plain, int32).backward(upstream());
+  EXPECT_EQ(values(plain.grad()), expected_grad({1, 1, 1, 1}));
 }
 
 TEST(EmbeddingGrad, SparseGradientsAreRefused) {

@@ -28,6 +28,12 @@ const std::set<std::string> kNonDifferentiable = {
     "mt::all",            "mt::all.dim",       "mt::all.dims",      "mt::any",             "mt::any.dim",
     "mt::any.dims",       "mt::one_hot",       "mt::empty_like",    "mt::zeros_like",      "mt::ones_like",
     "mt::full_like",      "mt::rand_like",     "mt::randn_like",    "mt::detach",          "mt::new_empty_strided",
+    "mt::bitwise_not",    "mt::bitwise_not_",  "mt::bitwise_not.out",
+    "mt::bitwise_and.Tensor", "mt::bitwise_and_.Tensor", "mt::bitwise_and.Tensor_out",
+    "mt::bitwise_or.Tensor", "mt::bitwise_or_.Tensor", "mt::bitwise_or.Tensor_out",
+    "mt::bitwise_xor.Tensor", "mt::bitwise_xor_.Tensor", "mt::bitwise_xor.Tensor_out",
+    "mt::bitwise_left_shift.Tensor", "mt::bitwise_left_shift_.Tensor", "mt::bitwise_left_shift.Tensor_out",
+    "mt::bitwise_right_shift.Tensor", "mt::bitwise_right_shift_.Tensor", "mt::bitwise_right_shift.Tensor_out",
 };
 
 bool returns_tensor(const mt::FunctionSchema& s) {

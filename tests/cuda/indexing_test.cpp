@@ -51,6 +51,7 @@ TEST(CudaIndexing, IndexSelectMatchesCpuOnStridedInputsForEveryDtype) {
     expect_close_to_cpu(mt::index_select(self_cuda, 0, cuda(rows)), mt::index_select(self, 0, rows));
     expect_close_to_cpu(self_cuda.index_select(1, cuda(cols)), self.index_select(1, cols));
     expect_close_to_cpu(self_cuda.index_select(-1, cuda(cols)), self.index_select(-1, cols));
+    expect_close_to_cpu(self_cuda.index_select(1, cuda(cols.to(mt::kInt32))), self.index_select(1, cols));
   }
   // A 0-dim self takes one index.
   const Tensor scalar = mt::tensor(2.5);

@@ -141,6 +141,29 @@ TEST(CudaPointwise, ArithmeticMatchesCpu) {
   expect_close_to_cpu(self, before);
 }
 
+TEST(CudaPointwise, BitwiseOpsMatchCpu) {
+  MT_SKIP_WITHOUT_GPU();
+  const std::vector<mt::ScalarType> integers = mt_test::with_narrow_integers({mt::kInt64});
+  const std::vector<mt::ScalarType> with_bool = mt_test::with_narrow_integers({mt::kInt64, mt::kBool});
+  expect_unary_matches("bitwise_not", [](const Tensor& x) { return ~x; }, with_bool);
+  expect_binary_matches("bitwise_and", [](const Tensor& a, const Tensor& b) { return a & b; }, with_bool);
+  expect_binary_matches("bitwise_or", [](const Tensor& a, const Tensor& b) { return a | b; }, with_bool);
+  expect_binary_matches("bitwise_xor", [](const Tensor& a, const Tensor& b) { return a ^ b; }, with_bool);
+  expect_unary_matches("xor with a scalar", [](const Tensor& x) { return x ^ 5; }, integers);
+  // Shift amounts inside the width, negative and past it.
+  for (mt::ScalarType dt : integers) {
+    SCOPED_TRACE(mt::scalar_type_name(dt));
+    const Tensor a = sample(dt);
+    mt::manual_seed(5);
+    const Tensor s = mt::randint(dt == mt::kUInt8 ? 0 : -3, 70, {1031}).to(dt);
+    expect_close_to_cpu(a.to(mt::kCUDA) << s.to(mt::kCUDA), a << s);
+    expect_close_to_cpu(a.to(mt::kCUDA) >> s.to(mt::kCUDA), a >> s);
+    expect_close_to_cpu(a.to(mt::kCUDA) << 3, a << 3);
+  }
+  const Tensor f = sample(mt::kFloat32).to(mt::kCUDA);
+  EXPECT_THROW((void)(f & f), mt::NotImplementedError);
+}
+
 TEST(CudaPointwise, IntegerDivisionMatchesCpuAndRefusesZeroDivisors) {
   MT_SKIP_WITHOUT_GPU();
   const Tensor a = mt::arange(-20, 20);

@@ -129,6 +129,23 @@ TEST_F(BatchingRules, RemainderAndScalarsOnTheLeft) {
   mt_test::expect_same(c, mt::remainder(x, y.unsqueeze(1)));
 }
 
+TEST_F(BatchingRules, BitwiseOpsOnIntegersAndBool) {
+  mt::manual_seed(3);
+  const Tensor a = mt::randint(-50, 50, {4, 3}).to(mt::kInt32), b = mt::randint(0, 9, {3, 4}).to(mt::kInt32);
+  check([](const Inputs& x) { return x[0] & x[1]; }, {a, b}, Dims{0, 1});
+  check([](const Inputs& x) { return x[0] | x[1]; }, {a, b.select(1, 0)}, Dims{0, None});
+  check([](const Inputs& x) { return x[0] ^ x[1]; }, {a.select(0, 0), b}, Dims{None, 1});
+  check([](const Inputs& x) { return x[0] << x[1]; }, {a, b}, Dims{0, 1});
+  check([](const Inputs& x) { return x[0] >> x[1]; }, {a, b}, Dims{1, 0});
+  check([](const Inputs& x) { return ~x[0]; }, {a}, Dims{1});
+  check([](const Inputs& x) { return 3 << x[0]; }, {b}, Dims{0});
+  const Tensor mask = mt::randint(0, 2, {4, 3}).to(mt::kBool);
+  check([](const Inputs& x) { return x[0] & x[1]; }, {mask, mask.t()}, Dims{0, 1});
+  Tensor c = a.clone();
+  mt::vmap([](const Inputs& in) { return in[0].bitwise_xor_(in[1]); }, {0, None})({c, b.select(1, 0)});
+  mt_test::expect_same(c, a ^ b.select(1, 0));
+}
+
 // all/any over [] reduce nothing: the batch dim stays where it was, also for logical scalars.
 TEST_F(BatchingRules, AllAnyOverAnEmptyDimListStayElementwise) {
   check_unary([](const Inputs& a) { return mt::all(mt::gt(a[0], 0), std::vector<int64_t>{}); });
@@ -478,6 +495,7 @@ TEST_F(BatchingRules, IndexingOps) {
   check(index_select, {mt::randn({4, 2, 3}), idx3}, Dims{0, None});
   check(index_select, {mt::randn({2, 3}), idx_b}, Dims{None, 0});
   check(index_select, {mt::randn({2, 4, 3}), idx_b}, Dims{1, 0});
+  check(index_select, {mt::randn({2, 4, 3}), idx_b.to(mt::kInt32)}, Dims{1, 0});  // int32, as PyTorch takes
   const Fn gather = [](const Inputs& a) { return mt::gather(a[0], 0, a[1]); };
   const Tensor gidx = mt::tensor<int64_t>({{0, 1, 1}, {1, 0, 0}});
   check(gather, {mt::randn({4, 2, 3}), gidx}, Dims{0, None});

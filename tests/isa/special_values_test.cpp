@@ -348,6 +348,45 @@ TEST(SpecialValues, IntegerArithmeticWrapsAround) {
   check_integer_wrapping<uint8_t>();
 }
 
+// A vectorised shift could take the hardware's meaning past the width (x86 masks or saturates the
+// amount); PyTorch's gives 0, or the sign for a right shift. 130 elements of every amount from below 0
+// to past the width, contiguous and strided, against the scalar definition computed in int64.
+template <typename T>
+void check_bitwise_ops() {
+  constexpr int bits = sizeof(T) * 8, lowest_amount = std::is_signed_v<T> ? -2 : 0;
+  constexpr int64_t n = 130;
+  std::vector<T> a, s;
+  for (int64_t i = 0; i < n; ++i) {
+    a.push_back(static_cast<T>(i % 3 == 0 ? std::numeric_limits<T>::min() + i : std::numeric_limits<T>::max() - i));
+    s.push_back(static_cast<T>(lowest_amount + i % (bits + 3 - lowest_amount)));
+  }
+  const auto left = [](int64_t x, int64_t k) -> T {
+    return k < 0 || k >= bits ? T(0) : static_cast<T>(static_cast<uint64_t>(x) << k);
+  };
+  const auto right = [](int64_t x, int64_t k) -> T {
+    const int64_t max_shift = bits - (std::is_signed_v<T> ? 1 : 0);
+    return static_cast<T>(k < 0 || k >= max_shift ? (x < 0 ? -1 : 0) : x >> k);
+  };
+  for (bool strided : {false, true}) {
+    const Tensor ta = strided ? make_strided(a) : make_tensor(a), ts = strided ? make_strided(s) : make_tensor(s);
+    const std::vector<T> shl = read<T>(ta << ts), shr = read<T>(ta >> ts), x = read<T>(ta ^ ts), inv = read<T>(~ta);
+    for (int64_t i = 0; i < n; ++i) {
+      EXPECT_EQ(shl[i], left(a[i], s[i])) << +a[i] << " << " << +s[i];
+      EXPECT_EQ(shr[i], right(a[i], s[i])) << +a[i] << " >> " << +s[i];
+      EXPECT_EQ(x[i], static_cast<T>(a[i] ^ s[i]));
+      EXPECT_EQ(inv[i], static_cast<T>(~a[i]));
+    }
+  }
+}
+
+TEST(SpecialValues, ShiftsPastTheWidthFollowPyTorch) {
+  check_bitwise_ops<int64_t>();
+  check_bitwise_ops<int32_t>();
+  check_bitwise_ops<int16_t>();
+  check_bitwise_ops<int8_t>();
+  check_bitwise_ops<uint8_t>();
+}
+
 TEST(SpecialValues, BoolArithmeticIsLogicalOnEveryPath) {
   std::vector<uint8_t> x, y;
   for (int i = 0; i < 70; ++i) {

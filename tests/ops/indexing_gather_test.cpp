@@ -70,10 +70,32 @@ TEST(IndexingGather, IndexSelectStridedZeroDimAndEmpty) {
   expect_geometry(m, {2, 5}, {5, 1}, 0);
 }
 
+// PyTorch takes int32 indices too: the same slices as the int64 index, also strided, on Meta and under
+// autograd (the gradient scatters through the int32 index).
+TEST(IndexingGather, IndexSelectTakesInt32Indices) {
+  const Tensor x = iota({3, 4, 2});
+  const Tensor idx = pattern_index({5}, 4);
+  EXPECT_EQ(values(x.index_select(1, idx.to(kInt32))), values(x.index_select(1, idx)));
+  const Tensor strided = idx.to(kInt32).slice(0, 0, std::nullopt, 2);
+  EXPECT_EQ(values(x.index_select(-2, strided)), values(x.index_select(-2, idx.slice(0, 0, std::nullopt, 2))));
+  const Tensor m = mt::empty({2, 3}, meta_options(kFloat32)).index_select(0, mt::empty({4}, meta_options(kInt32)));
+  expect_geometry(m, {4, 3}, {3, 1}, 0);
+  const Tensor w = mt::tensor({1.0, 2.0, 3.0}).requires_grad_();
+  mt::index_select(w, 0, mt::tensor({2, 2, 0}, TensorOptions(kInt32))).sum().backward();
+  EXPECT_EQ(values(w.grad()), (std::vector<double>{1, 0, 2}));
+}
+
 TEST(IndexingGather, IndexSelectErrors) {
   const Tensor x = iota({2, 3, 4});
-  expect_error<TypeError>([&] { x.index_select(1, mt::tensor({0.f, 1.f})); }, "index_select(): Expected dtype int64 for index");
-  expect_error<TypeError>([&] { x.index_select(1, mt::tensor({true})); }, "Expected dtype int64 for index");
+  expect_error<IndexError>([&] { x.index_select(1, mt::tensor({0.f, 1.f})); },
+                           "index_select(): Expected dtype int32 or int64 for index");
+  expect_error<IndexError>([&] { x.index_select(1, mt::tensor({true})); }, "Expected dtype int32 or int64 for index");
+  for (ScalarType narrow : {kUInt8, kInt8, kInt16}) {
+    expect_error<IndexError>([&] { x.index_select(1, mt::tensor({0, 1}, TensorOptions(narrow))); },
+                             "Expected dtype int32 or int64 for index");
+  }
+  expect_error<IndexError>([&] { x.index_select(1, mt::tensor({0, 3}, TensorOptions(kInt32))); },
+                           "index out of range in self");
   expect_error<IndexError>([&] { x.index_select(1, longs({0}, {1, 1})); }, "index_select(): Index is supposed to be a vector");
   expect_error<IndexError>([&] { x.index_select(1, longs({0, 3}, {2})); }, "index out of range in self");
   expect_error<IndexError>([&] { x.index_select(1, longs({-1}, {1})); }, "index out of range in self");

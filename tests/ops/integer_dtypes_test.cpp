@@ -14,17 +14,6 @@ using namespace mt::testing;
 
 const ScalarType kNarrowIntegers[] = {kUInt8, kInt8, kInt16, kInt32};
 
-// The value v as a T would hold it: C++20 conversion to an integer type is modulo 2^bits.
-int64_t wrap(int64_t v, ScalarType dtype) {
-  switch (dtype) {
-    case kUInt8: return static_cast<uint8_t>(v);
-    case kInt8: return static_cast<int8_t>(v);
-    case kInt16: return static_cast<int16_t>(v);
-    case kInt32: return static_cast<int32_t>(v);
-    default: return v;
-  }
-}
-
 struct Range {
   int64_t lo, hi;
 };
@@ -62,7 +51,7 @@ std::vector<double> expected_from(const Tensor& a, const Tensor& b, ScalarType d
   std::vector<double> out;
   for (int64_t i = 0; i < a.numel(); ++i) {
     out.push_back(static_cast<double>(
-        wrap(f(static_cast<int64_t>(element(a, i)), static_cast<int64_t>(element(b, i))), dtype)));
+        wrap_to(f(static_cast<int64_t>(element(a, i)), static_cast<int64_t>(element(b, i))), dtype)));
   }
   return out;
 }
@@ -251,7 +240,7 @@ TEST(IntegerDtypes, MatrixProductsWrapAsTheirElementType) {
           s += static_cast<uint64_t>(static_cast<int64_t>(element(a, i * 7 + k))) *
                static_cast<uint64_t>(static_cast<int64_t>(element(b, k * 3 + j)));
         }
-        expected.push_back(static_cast<double>(wrap(static_cast<int64_t>(s), dt)));
+        expected.push_back(static_cast<double>(wrap_to(static_cast<int64_t>(s), dt)));
       }
     }
     EXPECT_EQ(values(mt::mm(a, b)), expected) << dt;

@@ -149,8 +149,8 @@ TEST(NNLayers, ErrorsNameTheProblem) {
   expect_error<RuntimeError>([&] { mt::embedding(mt::ones({4}), mt::tensor({1})); }, "'weight' must be 2-D");
   expect_error<RuntimeError>([&] { mt::embedding(mt::ones({4, 2, 3}), mt::tensor({1})); }, "'weight' must be 2-D");
   expect_error<RuntimeError>([&] { mt::embedding(w, mt::tensor({1.0})); },
-                             "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long; "
-                             "but got mt.float32 instead (while checking arguments for embedding)");
+                             "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, "
+                             "Int; but got mt.float32 instead (while checking arguments for embedding)");
 }
 
 }  // namespace

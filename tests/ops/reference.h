@@ -123,6 +123,17 @@ inline std::vector<double> naive_binary(const Tensor& a, const Tensor& b, const 
   return out;
 }
 
+// v as an integer dtype holds it: C++20 conversion to an integer type is modulo 2^bits.
+inline int64_t wrap_to(int64_t v, ScalarType dtype) {
+  switch (dtype) {
+    case kUInt8: return static_cast<uint8_t>(v);
+    case kInt8: return static_cast<int8_t>(v);
+    case kInt16: return static_cast<int16_t>(v);
+    case kInt32: return static_cast<int32_t>(v);
+    default: return v;
+  }
+}
+
 inline double tolerance(ScalarType t) {
   switch (t) {
     case kFloat16: return 1e-2;
