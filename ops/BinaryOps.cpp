@@ -12,6 +12,7 @@ MT_DEFINE_STUB(div_true_stub, void(TensorIterator&));
 MT_DEFINE_STUB(div_trunc_stub, void(TensorIterator&));
 MT_DEFINE_STUB(div_floor_stub, void(TensorIterator&));
 MT_DEFINE_STUB(remainder_stub, void(TensorIterator&));
+MT_DEFINE_STUB(fmod_stub, void(TensorIterator&));
 
 // On the CPU whatever `device` is, as PyTorch's wrapped numbers: a GPU op reads it on the host (Meta
 // stays Meta, which has no data to write).
@@ -90,10 +91,12 @@ void check_integer_divisor(const TensorIterator& iter) {
   MT_CHECK(!ops::any::call(ops::eq_Scalar::call(iter.tensor(2), 0)).item().toBool(), "ZeroDivisionError");
 }
 
-Tensor& remainder_impl(Tensor& out, const Tensor& self, const Tensor& other, bool inplace) {
+// remainder and fmod.
+Tensor& modulo_impl(DispatchStub<void(TensorIterator&)>& stub, Tensor& out, const Tensor& self, const Tensor& other,
+                    bool inplace) {
   TensorIterator iter = binary_iter(out, self, other, inplace, false);
   check_integer_divisor(iter);
-  remainder_stub(iter.device().type(), iter);
+  stub(iter.device().type(), iter);
   return finish(out, iter);
 }
 
@@ -155,13 +158,18 @@ Tensor& div_out(const Tensor& self, const Tensor& other, Tensor& out) {
 Tensor& div_out_mode(const Tensor& self, const Tensor& other, std::optional<std::string_view> mode, Tensor& out) {
   return div_impl(out, self, other, parse_rounding_mode(mode), false);
 }
-Tensor remainder(const Tensor& self, const Tensor& other) {
+template <DispatchStub<void(TensorIterator&)>& stub>
+Tensor modulo(const Tensor& self, const Tensor& other) {
   Tensor out;
-  return remainder_impl(out, self, other, false);
+  return modulo_impl(stub, out, self, other, false);
 }
-Tensor& remainder_(Tensor& self, const Tensor& other) { return remainder_impl(self, self, other, true); }
-Tensor& remainder_out(const Tensor& self, const Tensor& other, Tensor& out) {
-  return remainder_impl(out, self, other, false);
+template <DispatchStub<void(TensorIterator&)>& stub>
+Tensor& modulo_(Tensor& self, const Tensor& other) {
+  return modulo_impl(stub, self, self, other, true);
+}
+template <DispatchStub<void(TensorIterator&)>& stub>
+Tensor& modulo_out(const Tensor& self, const Tensor& other, Tensor& out) {
+  return modulo_impl(stub, out, self, other, false);
 }
 
 // The Scalar overloads are compositions: the scalar becomes a wrapped-number tensor.
@@ -200,6 +208,13 @@ Tensor remainder_scalar_tensor(const Scalar& self, const Tensor& other) {
 Tensor& remainder_scalar_tensor_out(const Scalar& self, const Tensor& other, Tensor& out) {
   return mt::remainder_out(out, wrapped_scalar_tensor(self, other.device()), other);
 }
+Tensor fmod_scalar(const Tensor& self, const Scalar& other) {
+  return mt::fmod(self, wrapped_scalar_tensor(other, self.device()));
+}
+Tensor& fmod__scalar(Tensor& self, const Scalar& other) { return self.fmod_(wrapped_scalar_tensor(other, self.device())); }
+Tensor& fmod_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
+  return mt::fmod_out(out, self, wrapped_scalar_tensor(other, self.device()));
+}
 // rsub(self, other) = other - alpha * self, PyTorch's spelling of `3 - x`.
 Tensor rsub_tensor(const Tensor& self, const Tensor& other, const Scalar& alpha) { return mt::sub(other, self, alpha); }
 Tensor rsub_scalar(const Tensor& self, const Scalar& other, const Scalar& alpha) {
@@ -223,9 +238,12 @@ void register_kernels(Library& m) {
   m.impl("div_.Tensor_mode", MT_FN(div__mode));
   m.impl("div.out", MT_FN(div_out));
   m.impl("div.out_mode", MT_FN(div_out_mode));
-  m.impl("remainder.Tensor", MT_FN(remainder));
-  m.impl("remainder_.Tensor", MT_FN(remainder_));
-  m.impl("remainder.Tensor_out", MT_FN(remainder_out));
+  m.impl("remainder.Tensor", MT_FN(modulo<remainder_stub>));
+  m.impl("remainder_.Tensor", MT_FN(modulo_<remainder_stub>));
+  m.impl("remainder.Tensor_out", MT_FN(modulo_out<remainder_stub>));
+  m.impl("fmod.Tensor", MT_FN(modulo<fmod_stub>));
+  m.impl("fmod_.Tensor", MT_FN(modulo_<fmod_stub>));
+  m.impl("fmod.Tensor_out", MT_FN(modulo_out<fmod_stub>));
 }
 
 }  // namespace
@@ -248,6 +266,9 @@ MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {
   m.impl("remainder.Scalar_out", MT_FN(remainder_scalar_out));
   m.impl("remainder.Scalar_Tensor", MT_FN(remainder_scalar_tensor));
   m.impl("remainder.Scalar_Tensor_out", MT_FN(remainder_scalar_tensor_out));
+  m.impl("fmod.Scalar", MT_FN(fmod_scalar));
+  m.impl("fmod_.Scalar", MT_FN(fmod__scalar));
+  m.impl("fmod.Scalar_out", MT_FN(fmod_scalar_out));
   m.impl("rsub.Tensor", MT_FN(rsub_tensor));
   m.impl("rsub.Scalar", MT_FN(rsub_scalar));
 }

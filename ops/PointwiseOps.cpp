@@ -169,6 +169,10 @@ Tensor pow_scalar_base(const Scalar& self, const Tensor& exponent) {
 Tensor& pow_scalar_base_out(const Scalar& self, const Tensor& exponent, Tensor& out) {
   return mt::pow_out(out, wrapped_scalar_tensor(self, exponent.device()), exponent);
 }
+// square is pow(self, 2), as in PyTorch (so a bool squares to int64).
+Tensor pow_two(const Tensor& self) { return mt::pow(self, 2); }
+Tensor& pow_two_(Tensor& self) { return self.pow_(2); }
+Tensor& pow_two_out(const Tensor& self, Tensor& out) { return mt::pow_out(out, self, 2); }
 Tensor clamp_min_scalar(const Tensor& self, const Scalar& min) { return mt::clamp(self, min, std::nullopt); }
 Tensor clamp_min_tensor(const Tensor& self, const Tensor& min) { return mt::clamp(self, min, std::nullopt); }
 Tensor& clamp_min__scalar(Tensor& self, const Scalar& min) { return mt::clamp_(self, min, std::nullopt); }
@@ -219,6 +223,9 @@ MT_LIBRARY_IMPL(mt, Meta, m) { register_kernels(m); }
 MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {
   m.impl("pow.Scalar", MT_FN(pow_scalar_base));
   m.impl("pow.Scalar_out", MT_FN(pow_scalar_base_out));
+  m.impl("square", MT_FN(pow_two));
+  m.impl("square_", MT_FN(pow_two_));
+  m.impl("square.out", MT_FN(pow_two_out));
   m.impl("clamp_min", MT_FN(clamp_min_scalar));
   m.impl("clamp_min.Tensor", MT_FN(clamp_min_tensor));
   m.impl("clamp_min_", MT_FN(clamp_min__scalar));

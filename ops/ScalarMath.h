@@ -128,6 +128,20 @@ MT_HOST_DEVICE T shift_right(T a, T b) {
   return static_cast<T>(a >> b);
 }
 
+// C's fmod: the remainder of truncated division, with the dividend's sign. Of integers (the divisor is not
+// zero), MIN % -1 is 0 instead of the x86 trap.
+template <typename M>
+MT_HOST_DEVICE M truncated_remainder(M a, M b) {
+  if constexpr (std::is_integral_v<M>) {
+    if constexpr (std::is_signed_v<M>) {
+      if (b == -1) return 0;
+    }
+    return static_cast<M>(a % b);
+  } else {
+    return std::fmod(a, b);
+  }
+}
+
 // Python's modulo, so the result has the divisor's sign. Of floats, as PyTorch computes it: fmod, then the
 // divisor added when the signs differ (x % 0 and inf % y are NaN, -1 % inf is inf). Of integers (the
 // divisor is not zero), MIN % -1 is 0 instead of the x86 trap.

@@ -1,5 +1,5 @@
-// Derivatives of the arithmetic ops: add, sub, mul, div (true division), remainder, neg, and the in-place
-// add_, sub_, mul_, div_, remainder_ (their node replaces self's grad_fn; a leaf that requires grad refuses
+// Derivatives of the arithmetic ops: add, sub, mul, div (true division), remainder, fmod, neg, and the in-place
+// add_, sub_, mul_, div_, remainder_, fmod_ (their node replaces self's grad_fn; a leaf that requires grad refuses
 // them).
 #include "autograd/derivatives/Formulas.h"
 
@@ -85,22 +85,22 @@ Tensor div_Tensor_mode(DispatchKeySet ks, const Tensor& self, const Tensor& othe
   return out;
 }
 
-// remainder(a, b) = a - floor(a / b) * b: d/da = 1, d/db = -floor(a / b) (PyTorch's derivatives.yaml).
-// self and other are saved only when other needs a gradient.
-BackwardFunction::Formula remainder_formula(const Tensor& self, const Tensor& other, bool other_rg) {
+// remainder(a, b) = a - floor(a / b) * b and fmod(a, b) = a - trunc(a / b) * b: d/da = 1, d/db = -floor(a / b)
+// or -trunc(a / b) (PyTorch's derivatives.yaml). self and other are saved only when other needs a gradient.
+BackwardFunction::Formula modulo_formula(const Tensor& self, const Tensor& other, bool other_rg, const char* rounding) {
   return [s = SavedVariable(other_rg ? self : Tensor()), o = SavedVariable(other_rg ? other : Tensor()),
-          self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
+          self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec(), rounding](const variable_list& g) {
     const Tensor self_v = s.unpack(), other_v = o.unpack();
     return variable_list{sum_to(g[0], self_sizes),
-                         self_v.defined() ? sum_to(-g[0] * self_v.div(other_v, "floor"), other_sizes) : Tensor()};
+                         self_v.defined() ? sum_to(-g[0] * self_v.div(other_v, rounding), other_sizes) : Tensor()};
   };
 }
 
-Tensor remainder_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
-  Tensor out =
-      below_autograd([&] { return ops::remainder_Tensor::redispatch(ks & after_autograd_keyset, self, other); });
+template <typename Op>
+Tensor modulo(const char* node, const char* rounding, DispatchKeySet ks, const Tensor& self, const Tensor& other) {
+  Tensor out = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self, other); });
   if (compute_requires_grad({self, other})) {
-    record("RemainderBackward0", {self, other}, {out}, remainder_formula(self, other, requires_grad(other)));
+    record(node, {self, other}, {out}, modulo_formula(self, other, requires_grad(other), rounding));
   }
   return out;
 }
@@ -176,18 +176,31 @@ Tensor& div__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
   return self;
 }
 
-Tensor& remainder__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
+template <typename Op>
+Tensor& modulo_(const char* node, const char* rounding, DispatchKeySet ks, Tensor& self, const Tensor& other) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self, other});
   BackwardFunction::Formula formula;
   if (rg) {
     const bool other_rg = requires_grad(other);
-    formula = remainder_formula(other_rg ? self.clone() : self, operand_to_save_inplace(self, other), other_rg);
+    formula = modulo_formula(other_rg ? self.clone() : self, operand_to_save_inplace(self, other), other_rg, rounding);
   }
-  below_autograd(
-      [&]() -> Tensor& { return ops::remainder__Tensor::redispatch(ks & after_autograd_keyset, self, other); });
-  if (rg) record("RemainderBackward0", {self, other}, {self}, std::move(formula));
+  below_autograd([&]() -> Tensor& { return Op::redispatch(ks & after_autograd_keyset, self, other); });
+  if (rg) record(node, {self, other}, {self}, std::move(formula));
   return self;
+}
+
+Tensor remainder_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
+  return modulo<ops::remainder_Tensor>("RemainderBackward0", "floor", ks, self, other);
+}
+Tensor& remainder__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
+  return modulo_<ops::remainder__Tensor>("RemainderBackward0", "floor", ks, self, other);
+}
+Tensor fmod_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
+  return modulo<ops::fmod_Tensor>("FmodBackward0", "trunc", ks, self, other);
+}
+Tensor& fmod__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
+  return modulo_<ops::fmod__Tensor>("FmodBackward0", "trunc", ks, self, other);
 }
 
 Tensor& div__Tensor_mode(DispatchKeySet ks, Tensor& self, const Tensor& other,
@@ -222,6 +235,8 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("div_.Tensor_mode", MT_FN(div__Tensor_mode));
   m.impl("remainder.Tensor", MT_FN(remainder_Tensor));
   m.impl("remainder_.Tensor", MT_FN(remainder__Tensor));
+  m.impl("fmod.Tensor", MT_FN(fmod_Tensor));
+  m.impl("fmod_.Tensor", MT_FN(fmod__Tensor));
   m.impl("neg", MT_FN(neg));
 }
 

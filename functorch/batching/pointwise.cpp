@@ -136,7 +136,7 @@ constexpr const char* kPointwiseOps[] = {
     "sub.Scalar", "mul.Scalar", "div.Scalar", "eq.Scalar", "ne.Scalar", "lt.Scalar", "le.Scalar", "gt.Scalar",
     "ge.Scalar", "where.Scalar", "clone", "detach", "_to_copy", "empty_like", "zeros_like", "ones_like",
     "full_like", "_nll_loss_check_target" /* checks each target entry */, "remainder.Scalar",
-    "remainder.Scalar_Tensor",
+    "remainder.Scalar_Tensor", "fmod.Scalar",
     "expm1", "exp2", "log2", "log10", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "erf",
     "erfc", "erfinv", "reciprocal", "floor", "ceil", "trunc", "round", "round.decimals", "frac", "bitwise_not",
     // several tensor arguments, broadcasting
@@ -144,7 +144,8 @@ constexpr const char* kPointwiseOps[] = {
     "minimum", "clamp.Tensor", "clamp_min.Tensor", "clamp_max.Tensor", "eq.Tensor", "ne.Tensor", "lt.Tensor",
     "le.Tensor", "gt.Tensor", "ge.Tensor", "logical_and", "logical_or", "where.self", "where.ScalarSelf",
     "where.ScalarOther", "remainder.Tensor", "threshold_backward", "bitwise_and.Tensor", "bitwise_or.Tensor",
-    "bitwise_xor.Tensor", "bitwise_left_shift.Tensor", "bitwise_right_shift.Tensor",
+    "bitwise_xor.Tensor", "bitwise_left_shift.Tensor", "bitwise_right_shift.Tensor", "fmod.Tensor", "atan2", "hypot",
+    "copysign.Tensor", "logaddexp", "logaddexp2", "xlogy.Tensor",
     // in-place
     "expm1_", "exp2_", "log2_", "log10_", "sinh_", "cosh_", "asin_", "acos_", "atan_", "asinh_", "acosh_", "atanh_",
     "erf_", "erfc_", "erfinv_", "reciprocal_", "floor_", "ceil_", "trunc_", "round_", "round_.decimals", "frac_",
@@ -156,6 +157,7 @@ constexpr const char* kPointwiseOps[] = {
     "gt_.Scalar", "ge_.Tensor", "ge_.Scalar", "logical_and_", "logical_or_", "fill_.Scalar", "zero_", "copy_",
     "masked_fill_.Scalar", "remainder_.Tensor", "remainder_.Scalar", "bitwise_not_", "bitwise_and_.Tensor",
     "bitwise_or_.Tensor", "bitwise_xor_.Tensor", "bitwise_left_shift_.Tensor", "bitwise_right_shift_.Tensor",
+    "fmod_.Tensor", "fmod_.Scalar", "atan2_", "hypot_", "copysign_.Tensor", "xlogy_.Tensor",
 };
 
 }  // namespace

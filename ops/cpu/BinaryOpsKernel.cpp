@@ -1,4 +1,4 @@
-// CPU loops of add, mul, div and remainder.
+// CPU loops of add, mul, div, remainder and fmod.
 #include <cmath>
 
 #include "ops/BinaryOps.h"
@@ -97,6 +97,13 @@ void remainder_kernel(TensorIterator& iter) {
   });
 }
 
+void fmod_kernel(TensorIterator& iter) {
+  dispatch_numeric_types(iter.common_dtype(), "fmod", [&]<typename T>() {
+    using M = opmath_t<T>;
+    cpu_kernel(iter, [](T x, T y) -> T { return static_cast<T>(truncated_remainder(M(x), M(y))); });
+  });
+}
+
 }  // namespace
 
 MT_REGISTER_STUB(add_stub, kCPU, add_kernel);
@@ -105,5 +112,6 @@ MT_REGISTER_STUB(div_true_stub, kCPU, div_true_kernel);
 MT_REGISTER_STUB(div_trunc_stub, kCPU, div_trunc_kernel);
 MT_REGISTER_STUB(div_floor_stub, kCPU, div_floor_kernel);
 MT_REGISTER_STUB(remainder_stub, kCPU, remainder_kernel);
+MT_REGISTER_STUB(fmod_stub, kCPU, fmod_kernel);
 
 }  // namespace mt

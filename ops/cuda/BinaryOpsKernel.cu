@@ -57,6 +57,10 @@ template <typename M>
 struct RemainderOp {
   __device__ M operator()(M a, M b) const { return python_remainder(a, b); }
 };
+template <typename M>
+struct FmodOp {
+  __device__ M operator()(M a, M b) const { return truncated_remainder(a, b); }
+};
 
 void add_kernel(TensorIterator& iter, const Scalar& alpha) {
   if (iter.common_dtype() == kBool) return cuda::gpu_kernel<bool, bool, bool>(iter, BoolAddOp{alpha.toBool()});
@@ -110,6 +114,11 @@ void remainder_kernel(TensorIterator& iter) {
                          [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, RemainderOp<opmath_t<T>>{}); });
 }
 
+void fmod_kernel(TensorIterator& iter) {
+  dispatch_numeric_types(iter.common_dtype(), "fmod",
+                         [&]<typename T>() { cuda::gpu_kernel_same_type<T>(iter, FmodOp<opmath_t<T>>{}); });
+}
+
 }  // namespace
 
 MT_REGISTER_STUB(add_stub, kCUDA, add_kernel);
@@ -118,5 +127,6 @@ MT_REGISTER_STUB(div_true_stub, kCUDA, div_true_kernel);
 MT_REGISTER_STUB(div_trunc_stub, kCUDA, div_trunc_kernel);
 MT_REGISTER_STUB(div_floor_stub, kCUDA, div_floor_kernel);
 MT_REGISTER_STUB(remainder_stub, kCUDA, remainder_kernel);
+MT_REGISTER_STUB(fmod_stub, kCUDA, fmod_kernel);
 
 }  // namespace mt

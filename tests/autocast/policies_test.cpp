@@ -172,6 +172,7 @@ TEST(AutocastCUDAPolicies, TableFollowsPyTorchsCUDALists) {
       {"sum.dim_IntList", P::fp32_set_opt_dtype},
       {"prod", P::fp32_set_opt_dtype},
       {"prod.dim_int", P::fp32_set_opt_dtype},
+      {"atan2", P::promote},
       {"dot", P::promote},
       {"scatter_add", P::promote},
       {"cat", P::promote},

@@ -33,6 +33,13 @@ Tensor sample(mt::ScalarType dtype, std::vector<int64_t> shape = {1031}, uint64_
   return x;
 }
 
+// Every dtype: the floating types, the integers and bool.
+std::vector<mt::ScalarType> with_everything() {
+  std::vector<mt::ScalarType> all = mt_test::with_narrow_integers(kFloatTypes);
+  all.insert(all.end(), {mt::kInt64, mt::kBool});
+  return all;
+}
+
 using Unary = std::function<Tensor(const Tensor&)>;
 using Binary = std::function<Tensor(const Tensor&, const Tensor&)>;
 
@@ -162,6 +169,38 @@ TEST(CudaPointwise, BitwiseOpsMatchCpu) {
   }
   const Tensor f = sample(mt::kFloat32).to(mt::kCUDA);
   EXPECT_THROW((void)(f & f), mt::NotImplementedError);
+}
+
+TEST(CudaPointwise, SpecialValueTestsAndNanToNumMatchCpu) {
+  MT_SKIP_WITHOUT_GPU();
+  expect_unary_matches("isnan", [](const Tensor& x) { return mt::isnan(x); }, with_everything());
+  expect_unary_matches("isinf", [](const Tensor& x) { return mt::isinf(x); }, with_everything());
+  expect_unary_matches("isfinite", [](const Tensor& x) { return mt::isfinite(x); }, with_everything());
+  expect_unary_matches("isneginf", [](const Tensor& x) { return mt::isneginf(x); }, kFloatTypes);
+  expect_unary_matches("nan_to_num", [](const Tensor& x) { return mt::nan_to_num(x); }, with_everything());
+  expect_unary_matches("nan_to_num given", [](const Tensor& x) { return mt::nan_to_num(x, 1.0, 2.0, -3.0); },
+                       kFloatTypes);
+  expect_unary_matches("square", [](const Tensor& x) { return mt::square(x); }, with_everything());
+}
+
+TEST(CudaPointwise, BinaryMathAndFmodMatchCpu) {
+  MT_SKIP_WITHOUT_GPU();
+  // The samples hold 0, NaN and +-inf in every pairing across the two seeds.
+  expect_binary_matches("atan2", [](const Tensor& a, const Tensor& b) { return mt::atan2(a, b); }, kFloatTypes);
+  expect_binary_matches("hypot", [](const Tensor& a, const Tensor& b) { return mt::hypot(a, b); }, kFloatTypes);
+  expect_binary_matches("copysign", [](const Tensor& a, const Tensor& b) { return mt::copysign(a, b); }, kFloatTypes);
+  expect_binary_matches("logaddexp", [](const Tensor& a, const Tensor& b) { return mt::logaddexp(a, b); }, kFloatTypes);
+  expect_binary_matches("logaddexp2", [](const Tensor& a, const Tensor& b) { return mt::logaddexp2(a, b); },
+                        kFloatTypes);
+  expect_binary_matches("xlogy", [](const Tensor& a, const Tensor& b) { return mt::xlogy(a, b); }, kFloatTypes);
+  expect_binary_matches("fmod", [](const Tensor& a, const Tensor& b) { return mt::fmod(a, b); }, kFloatTypes);
+  expect_binary_matches(
+      "fmod int",
+      [](const Tensor& a, const Tensor& b) { return mt::fmod(a, mt::where(mt::eq(b, 0), mt::ones_like(b), b)); },
+      mt_test::with_narrow_integers({mt::kInt64}));
+  // Integers compute in the default float.
+  expect_binary_matches("atan2 of integers", [](const Tensor& a, const Tensor& b) { return mt::atan2(a, b); },
+                        mt_test::with_narrow_integers({mt::kInt64}));
 }
 
 TEST(CudaPointwise, IntegerDivisionMatchesCpuAndRefusesZeroDivisors) {

@@ -3,6 +3,8 @@
 // proves that its rule (or decomposition) ran.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <typeinfo>
 
 #include "functorch/BatchedFallback.h"
@@ -144,6 +146,41 @@ TEST_F(BatchingRules, BitwiseOpsOnIntegersAndBool) {
   Tensor c = a.clone();
   mt::vmap([](const Inputs& in) { return in[0].bitwise_xor_(in[1]); }, {0, None})({c, b.select(1, 0)});
   mt_test::expect_same(c, a ^ b.select(1, 0));
+}
+
+// Compositions: their parts' rules run, so no fallback either.
+TEST_F(BatchingRules, SpecialValueTestsAndNanToNum) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const Tensor x = mt::tensor({1.5, std::nan(""), inf, -inf, 0.0, -2.0, 3.0, -inf}).view({2, 4});
+  check([](const Inputs& a) { return mt::isnan(a[0]).logical_or(mt::isinf(a[0])); }, {x}, Dims{0});
+  check([](const Inputs& a) { return mt::isfinite(a[0]).logical_and(mt::isposinf(a[0]).logical_not()); }, {x},
+        Dims{1});
+  check([](const Inputs& a) { return mt::nan_to_num(a[0], 0.5, 9.0); }, {x}, Dims{1});
+  check([](const Inputs& a) { return mt::square(a[0]); }, {mt::randn({2, 4})}, Dims{0});
+  Tensor c = x.clone();
+  mt::vmap([](const Inputs& in) { return in[0].nan_to_num_(7.0); }, {1})({c});
+  mt_test::expect_same(c, mt::nan_to_num(x, 7.0));
+}
+
+TEST_F(BatchingRules, BinaryMathAndFmod) {
+  const std::vector<Fn> fns = {
+      [](const Inputs& a) { return mt::atan2(a[0], a[1]); },     [](const Inputs& a) { return mt::hypot(a[0], a[1]); },
+      [](const Inputs& a) { return mt::copysign(a[0], a[1]); },  [](const Inputs& a) { return mt::logaddexp(a[0], a[1]); },
+      [](const Inputs& a) { return mt::logaddexp2(a[0], a[1]); }, [](const Inputs& a) { return mt::xlogy(a[0], pos(a[1])); },
+      [](const Inputs& a) { return mt::fmod(a[0], pos(a[1])); },
+  };
+  for (size_t i = 0; i < fns.size(); ++i) {
+    SCOPED_TRACE("function " + std::to_string(i));
+    check(fns[i], {mt::randn({4, 3}), mt::randn({3, 4})}, Dims{0, 1});
+    check(fns[i], {mt::randn({4, 3}), mt::randn({3})}, Dims{0, None});
+  }
+  check_unary([](const Inputs& a) { return mt::copysign(a[0], -1.0); });
+  check_unary([](const Inputs& a) { return mt::xlogy(2.0, pos(a[0])); });
+  check_unary([](const Inputs& a) { return mt::fmod(a[0], 0.3); });
+  const Tensor x = mt::randn({3, 4}), y = mt::randn({3});
+  Tensor c = x.clone();
+  mt::vmap([](const Inputs& in) { return in[0].hypot_(in[1]); }, {1, None})({c, y});
+  mt_test::expect_same(c, mt::hypot(x, y.unsqueeze(1)));
 }
 
 // all/any over [] reduce nothing: the batch dim stays where it was, also for logical scalars.

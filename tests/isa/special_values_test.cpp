@@ -257,8 +257,8 @@ TEST(SpecialValues, SiluAndGeluKeepTheirSpecialValues) {
   }
 }
 
-// The special values of the binary arithmetic ops, for every pair: exactly IEEE's result (x + y in the
-// opmath type, rounded once), on the vectorised and strided paths.
+// The special values of the binary arithmetic and math ops, for every pair: exactly IEEE's result (x + y in
+// the opmath type, rounded once) or the C library's, on the vectorised and strided paths.
 template <typename T>
 void check_binary_pairs() {
   using M = opmath_t<T>;
@@ -287,6 +287,12 @@ void check_binary_pairs() {
       {"div", [](const Tensor& x, const Tensor& y) { return mt::div(x, y); }, [](M x, M y) { return x / y; }},
       {"maximum", [](const Tensor& x, const Tensor& y) { return mt::maximum(x, y); },
        [](M x, M y) { return std::isnan(x) || std::isnan(y) ? std::numeric_limits<M>::quiet_NaN() : std::max(x, y); }},
+      // The C library's functions, which a vectorised loop must not replace with approximations.
+      {"atan2", [](const Tensor& x, const Tensor& y) { return mt::atan2(x, y); }, [](M x, M y) { return std::atan2(x, y); }},
+      {"hypot", [](const Tensor& x, const Tensor& y) { return mt::hypot(x, y); }, [](M x, M y) { return std::hypot(x, y); }},
+      {"copysign", [](const Tensor& x, const Tensor& y) { return mt::copysign(x, y); },
+       [](M x, M y) { return std::copysign(x, y); }},
+      {"fmod", [](const Tensor& x, const Tensor& y) { return mt::fmod(x, y); }, [](M x, M y) { return std::fmod(x, y); }},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(::testing::Message() << c.name << " on " << dtype_of<T>() << " (" << MT_ISA_LEVEL << ")");

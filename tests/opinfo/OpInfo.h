@@ -18,8 +18,9 @@ namespace mt_test {
 
 using mt::Tensor;
 
-// What an int64 input gives: the default float (the math functions), itself (rounding), or an error.
-enum class Integers { to_float, unchanged, refused };
+// What an integer input gives: the default float (the math functions), itself (rounding), f computed in
+// its own dtype (square; a bool then gives int64, as PyTorch's pow), or an error.
+enum class Integers { to_float, unchanged, kept, refused };
 
 // A unary pointwise op y = f(x) and its forms.
 struct UnaryOpInfo {

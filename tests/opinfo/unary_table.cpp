@@ -16,6 +16,7 @@ double rsqrt_ref(double x) { return 1 / std::sqrt(x); }
 double reciprocal_ref(double x) { return 1 / x; }
 double frac_ref(double x) { return x - std::trunc(x); }
 double round2_ref(double x) { return std::nearbyint(x * 100) / 100; }
+double square_ref(double x) { return x * x; }
 double erfinv_ref(double y) {
   if (std::isnan(y) || std::fabs(y) > 1) return std::numeric_limits<double>::quiet_NaN();
   if (std::fabs(y) == 1) return std::copysign(std::numeric_limits<double>::infinity(), y);
@@ -72,6 +73,7 @@ const std::vector<UnaryOpInfo>& unary_ops() {
       MT_UNARY_ROW(ceil, std::ceil, -10, 10, -10, 10, 0, 1e-3, false, std::nullopt, Integers::unchanged, false, true),
       MT_UNARY_ROW(trunc, std::trunc, -10, 10, -10, 10, 0, 1e-3, false, std::nullopt, Integers::unchanged, false, true),
       MT_UNARY_ROW(round, std::nearbyint, -10, 10, -10, 10, 0, 1e-3, false, std::nullopt, Integers::unchanged, false, true),
+      MT_UNARY_ROW(square, square_ref, -10, 10, -5, 5, 1, 1e-3, false, std::nullopt, Integers::kept),
       MT_UNARY_ROW(frac, frac_ref, -10, 10, -10, 10, 0, 1e-3, false, std::nullopt, Integers::refused, false),
       UnaryOpInfo{"round.decimals", [](const Tensor& x) { return mt::round(x, 2); },
                   [](Tensor& x) -> Tensor& { return mt::round_(x, 2); },
