@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: builds microtorch with CUDA (Release), then runs the CUDA tests
-# (ctest -L cuda), the CUDA benchmarks and the MLP and per-sample-gradients examples on the GPU, and
-# prints one summary. Meant to finish in under 8 minutes on an H200; BUILD_DIR picks the build folder.
+# (ctest -L cuda, and the OpInfo table's CUDA rows), the CUDA benchmarks and the MLP and
+# per-sample-gradients examples on the GPU, and prints one summary. Meant to finish in under 8 minutes
+# on an H200; BUILD_DIR picks the build folder.
 # Where the machine lacks Eigen, GoogleTest or Google Benchmark and cannot install them, run
 # ./scripts/gpu_deps.sh on a Debian machine and carry the .gpu_deps folder it makes: it is used when
 # present. When $OUT is set (the device tool's output folder), the logs are also packed into it.
@@ -30,8 +31,9 @@ mkdir -p "$log_dir"
 deps=()
 [[ -d .gpu_deps/usr ]] && deps=(-DCMAKE_PREFIX_PATH="$PWD/.gpu_deps/usr")
 step configure cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMT_CUDA=ON -DMT_BUILD_TESTS=ON "${deps[@]}"
-step build cmake --build "$build_dir" -j "$(nproc)" --target test_cuda microtorch_bench mlp_train per_sample_grads
+step build cmake --build "$build_dir" -j "$(nproc)" --target test_cuda test_opinfo microtorch_bench mlp_train per_sample_grads
 step cuda_tests ctest --test-dir "$build_dir" -L cuda --output-on-failure -j 4
+step opinfo_cuda "$build_dir/tests/test_opinfo" --gtest_filter='*Cuda*'
 step cuda_benchmarks "$build_dir/benchmarks/microtorch_bench" --benchmark_filter='BM_Cuda' --benchmark_min_time=0.5
 step mlp_train_cuda "$build_dir/examples/mlp_train" 10 cuda
 step per_sample_grads_cuda "$build_dir/examples/per_sample_grads" cuda
@@ -40,6 +42,7 @@ echo
 echo "=== gpu_check summary ($(( $(date +%s) - start )) s) ==="
 printf '%s\n' "${summary[@]}"
 grep -h "tests passed\|tests failed" "$log_dir/cuda_tests.log" 2>/dev/null
+grep -h "PASSED\|FAILED\|SKIPPED" "$log_dir/opinfo_cuda.log" 2>/dev/null | head -5
 echo "cuda tests skipped (no GPU?): $(grep -c '(Skipped)' "$log_dir/cuda_tests.log" 2>/dev/null)"
 grep -hE "^BM_Cuda" "$log_dir/cuda_benchmarks.log" 2>/dev/null
 grep -h "test accuracy" "$log_dir/mlp_train_cuda.log" 2>/dev/null

@@ -64,10 +64,18 @@ std::pair<Tensor, Tensor> d_xlogy(const Tensor& g, const Tensor& x, const Tensor
   return {mt::xlogy(g, y).masked_fill((x == 0) & (y <= 0), 0.0), g * x / y};
 }
 
-Tensor atan2(DispatchKeySet ks, const Tensor& a, const Tensor& b) { return binary<ops::atan2>("Atan2Backward0", d_atan2, ks, a, b); }
-Tensor& atan2_(DispatchKeySet ks, Tensor& a, const Tensor& b) { return binary_<ops::atan2_>("Atan2Backward0", d_atan2, ks, a, b); }
-Tensor hypot(DispatchKeySet ks, const Tensor& a, const Tensor& b) { return binary<ops::hypot>("HypotBackward0", d_hypot, ks, a, b); }
-Tensor& hypot_(DispatchKeySet ks, Tensor& a, const Tensor& b) { return binary_<ops::hypot_>("HypotBackward0", d_hypot, ks, a, b); }
+Tensor atan2(DispatchKeySet ks, const Tensor& a, const Tensor& b) {
+  return binary<ops::atan2>("Atan2Backward0", d_atan2, ks, a, b);
+}
+Tensor& atan2_(DispatchKeySet ks, Tensor& a, const Tensor& b) {
+  return binary_<ops::atan2_>("Atan2Backward0", d_atan2, ks, a, b);
+}
+Tensor hypot(DispatchKeySet ks, const Tensor& a, const Tensor& b) {
+  return binary<ops::hypot>("HypotBackward0", d_hypot, ks, a, b);
+}
+Tensor& hypot_(DispatchKeySet ks, Tensor& a, const Tensor& b) {
+  return binary_<ops::hypot_>("HypotBackward0", d_hypot, ks, a, b);
+}
 Tensor copysign(DispatchKeySet ks, const Tensor& a, const Tensor& b) {
   return binary<ops::copysign_Tensor>("CopysignBackward0", d_copysign, ks, a, b);
 }

@@ -62,6 +62,7 @@ constexpr std::array cuda_policies{
     Entry{"pow.Tensor_Tensor", P::fp32},
     Entry{"pow.Tensor_Scalar", P::fp32},
     Entry{"pow.Scalar", P::fp32},
+    Entry{"softplus", P::fp32},
     Entry{"layer_norm", P::fp32},
     Entry{"logsumexp", P::fp32},
     Entry{"norm.Scalar", P::fp32},

@@ -139,6 +139,7 @@ constexpr const char* kPointwiseOps[] = {
     "remainder.Scalar_Tensor", "fmod.Scalar",
     "expm1", "exp2", "log2", "log10", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "erf",
     "erfc", "erfinv", "reciprocal", "floor", "ceil", "trunc", "round", "round.decimals", "frac", "bitwise_not",
+    "leaky_relu", "elu", "softplus", "hardtanh", "hardsigmoid", "hardswish", "mish", "log_sigmoid",
     // several tensor arguments, broadcasting
     "add.Tensor", "sub.Tensor", "mul.Tensor", "div.Tensor", "div.Tensor_mode", "pow.Tensor_Tensor", "maximum",
     "minimum", "clamp.Tensor", "clamp_min.Tensor", "clamp_max.Tensor", "eq.Tensor", "ne.Tensor", "lt.Tensor",
@@ -157,7 +158,8 @@ constexpr const char* kPointwiseOps[] = {
     "gt_.Scalar", "ge_.Tensor", "ge_.Scalar", "logical_and_", "logical_or_", "fill_.Scalar", "zero_", "copy_",
     "masked_fill_.Scalar", "remainder_.Tensor", "remainder_.Scalar", "bitwise_not_", "bitwise_and_.Tensor",
     "bitwise_or_.Tensor", "bitwise_xor_.Tensor", "bitwise_left_shift_.Tensor", "bitwise_right_shift_.Tensor",
-    "fmod_.Tensor", "fmod_.Scalar", "atan2_", "hypot_", "copysign_.Tensor", "xlogy_.Tensor",
+    "fmod_.Tensor", "fmod_.Scalar", "atan2_", "hypot_", "copysign_.Tensor", "xlogy_.Tensor", "leaky_relu_", "elu_",
+    "hardtanh_", "hardsigmoid_", "hardswish_", "mish_",
 };
 
 }  // namespace

@@ -20,9 +20,15 @@ Tensor constant_mask(const Tensor& self, bool value) {
 
 // NaN alone differs from itself (integers never do).
 Tensor isnan(const Tensor& self) { return self != self; }
-Tensor isposinf(const Tensor& self) { return is_floating_point(self.dtype()) ? self == kInf : constant_mask(self, false); }
-Tensor isneginf(const Tensor& self) { return is_floating_point(self.dtype()) ? self == -kInf : constant_mask(self, false); }
-Tensor isinf(const Tensor& self) { return is_floating_point(self.dtype()) ? self.abs() == kInf : constant_mask(self, false); }
+Tensor isposinf(const Tensor& self) {
+  return is_floating_point(self.dtype()) ? self == kInf : constant_mask(self, false);
+}
+Tensor isneginf(const Tensor& self) {
+  return is_floating_point(self.dtype()) ? self == -kInf : constant_mask(self, false);
+}
+Tensor isinf(const Tensor& self) {
+  return is_floating_point(self.dtype()) ? self.abs() == kInf : constant_mask(self, false);
+}
 Tensor isfinite(const Tensor& self) {
   return is_floating_point(self.dtype()) ? (self == self) & (self.abs() != kInf) : constant_mask(self, true);
 }

@@ -1,4 +1,4 @@
-// CPU loops of relu, gelu, silu and threshold_backward (relu's gradient). Contiguous runs are Eigen array expressions (vectorised erf, tanh
+// CPU loops of relu, gelu, silu, threshold_backward (relu's gradient) and the parametric activations. Contiguous runs are Eigen array expressions (vectorised erf, tanh
 // and exp: silu's is AccurateExp, see OpmathLoops.h); 16-bit floats compute in float.
 #include <cmath>
 
@@ -80,11 +80,28 @@ void silu_kernel(TensorIterator& iter) {
       });
 }
 
+// The parametric family, in scalar loops (the compiler vectorises the piecewise-linear ones).
+void activation_kernel(TensorIterator& iter, PointwiseActivation op, const ActivationParams& p) {
+  with_activation(op, [&]<PointwiseActivation kOp>() {
+    const auto loop = [&]<typename T>() {
+      using M = opmath_t<T>;
+      const M a = activation_param<M>(p.a), b = activation_param<M>(p.b), c = activation_param<M>(p.c);
+      cpu_kernel(iter, [a, b, c](T x) -> T { return static_cast<T>(activation_value<kOp>(M(x), a, b, c)); });
+    };
+    if constexpr (kOp == PointwiseActivation::Hardtanh) {
+      dispatch_numeric_types(iter.common_dtype(), activation_name(kOp), loop);
+    } else {
+      dispatch_floating_types(iter.common_dtype(), activation_name(kOp), loop);
+    }
+  });
+}
+
 }  // namespace
 
 MT_REGISTER_STUB(relu_stub, kCPU, relu_kernel);
 MT_REGISTER_STUB(gelu_stub, kCPU, gelu_kernel);
 MT_REGISTER_STUB(silu_stub, kCPU, silu_kernel);
 MT_REGISTER_STUB(threshold_backward_stub, kCPU, threshold_backward_kernel);
+MT_REGISTER_STUB(activation_stub, kCPU, activation_kernel);
 
 }  // namespace mt

@@ -66,11 +66,33 @@ void threshold_backward_kernel(TensorIterator& iter, const Scalar& threshold) {
   });
 }
 
+template <PointwiseActivation kOp, typename M>
+struct ActivationOp {
+  M a, b, c;
+  __device__ M operator()(M x) const { return activation_value<kOp>(x, a, b, c); }
+};
+
+void activation_kernel(TensorIterator& iter, PointwiseActivation op, const ActivationParams& p) {
+  with_activation(op, [&]<PointwiseActivation kOp>() {
+    const auto launch = [&]<typename T>() {
+      using M = opmath_t<T>;
+      const ActivationOp<kOp, M> f{activation_param<M>(p.a), activation_param<M>(p.b), activation_param<M>(p.c)};
+      cuda::gpu_kernel_same_type<T>(iter, f);
+    };
+    if constexpr (kOp == PointwiseActivation::Hardtanh) {
+      dispatch_numeric_types(iter.common_dtype(), activation_name(kOp), launch);
+    } else {
+      dispatch_floating_types(iter.common_dtype(), activation_name(kOp), launch);
+    }
+  });
+}
+
 }  // namespace
 
 MT_REGISTER_STUB(relu_stub, kCUDA, relu_kernel);
 MT_REGISTER_STUB(threshold_backward_stub, kCUDA, threshold_backward_kernel);
 MT_REGISTER_STUB(gelu_stub, kCUDA, gelu_kernel);
 MT_REGISTER_STUB(silu_stub, kCUDA, silu_kernel);
+MT_REGISTER_STUB(activation_stub, kCUDA, activation_kernel);
 
 }  // namespace mt

@@ -157,6 +157,7 @@ TEST(AutocastCUDAPolicies, TableFollowsPyTorchsCUDALists) {
       {"pow.Tensor_Tensor", P::fp32},
       {"pow.Tensor_Scalar", P::fp32},
       {"pow.Scalar", P::fp32},
+      {"softplus", P::fp32},
       {"layer_norm", P::fp32},
       {"logsumexp", P::fp32},
       {"norm.Scalar", P::fp32},

@@ -61,7 +61,8 @@ TEST(BinaryMathFormulas, MatchFiniteDifferences) {
   check([](const variable_list& v) { return mt::xlogy(2.5, v[0]); }, {rnd({3}, 5, 0.5, 2.0)});
   check([](const variable_list& v) { return mt::copysign(v[0], -1.0); }, {rnd({3}, 6)});
   // fmod away from its jumps (where a / b is an integer).
-  check([](const variable_list& v) { return mt::fmod(v[0], v[1]); }, {rnd({2, 3}, 7, 2.4, 2.7), rnd({3}, 8, 1.05, 1.15)});
+  check([](const variable_list& v) { return mt::fmod(v[0], v[1]); },
+        {rnd({2, 3}, 7, 2.4, 2.7), rnd({3}, 8, 1.05, 1.15)});
   check([](const variable_list& v) { return mt::fmod(v[0], 0.7); }, {rnd({3}, 9, 0.1, 0.6)});
   // One side alone.
   const Tensor fixed = rnd({3}, 10).detach();
@@ -74,7 +75,8 @@ TEST(BinaryMathFormulas, InPlaceFormsUseSelfsOldValue) {
   check([](const variable_list& v) { return (v[0] * 1.0).hypot_(v[1]); }, {rnd({2, 3}, 22), rnd({3}, 23)});
   check([](const variable_list& v) { return (v[0] * 1.0).copysign_(v[1]); }, {rnd({3}, 24), rnd({3}, 25)});
   check([](const variable_list& v) { return (v[0] * 1.0).xlogy_(v[1]); }, {rnd({3}, 26), rnd({3}, 27, 0.5, 2.0)});
-  check([](const variable_list& v) { return (v[0] * 1.0).fmod_(v[1]); }, {rnd({3}, 28, 2.4, 2.7), rnd({3}, 29, 1.05, 1.15)});
+  check([](const variable_list& v) { return (v[0] * 1.0).fmod_(v[1]); },
+        {rnd({3}, 28, 2.4, 2.7), rnd({3}, 29, 1.05, 1.15)});
   Tensor leaf = rnd({2}, 30);
   EXPECT_EQ(mt_test::message_of<mt::Error>([&] { leaf.hypot_(leaf); }),
             "a leaf Variable that requires grad is being used in an in-place operation.");

@@ -33,10 +33,15 @@ Tensor sample(mt::ScalarType dtype, std::vector<int64_t> shape = {1031}, uint64_
   return x;
 }
 
-// Every dtype: the floating types, the integers and bool.
-std::vector<mt::ScalarType> with_everything() {
+// The floating and integer types, and those with bool.
+std::vector<mt::ScalarType> with_everything_but_bool() {
   std::vector<mt::ScalarType> all = mt_test::with_narrow_integers(kFloatTypes);
-  all.insert(all.end(), {mt::kInt64, mt::kBool});
+  all.push_back(mt::kInt64);
+  return all;
+}
+std::vector<mt::ScalarType> with_everything() {
+  std::vector<mt::ScalarType> all = with_everything_but_bool();
+  all.push_back(mt::kBool);
   return all;
 }
 
@@ -94,18 +99,33 @@ TEST(CudaPointwise, UnaryMathMatchesCpu) {
   expect_unary_matches(
       "sigmoid", [](const Tensor& x) { return x.sigmoid(); }, kFloatTypes);
   // Integers go to the default float, as on the CPU.
-  expect_unary_matches("exp of integers", [](const Tensor& x) { return x.exp(); }, mt_test::with_narrow_integers({mt::kInt64}));
+  expect_unary_matches(
+      "exp of integers", [](const Tensor& x) { return x.exp(); }, mt_test::with_narrow_integers({mt::kInt64}));
 }
 
 TEST(CudaPointwise, ActivationsMatchCpu) {
   MT_SKIP_WITHOUT_GPU();
-  expect_unary_matches("relu", [](const Tensor& x) { return mt::relu(x); }, {mt::kFloat32, mt::kBFloat16, mt::kInt64, mt::kUInt8, mt::kInt8});
+  expect_unary_matches("relu", [](const Tensor& x) { return mt::relu(x); },
+                       {mt::kFloat32, mt::kBFloat16, mt::kInt64, mt::kUInt8, mt::kInt8});
   expect_unary_matches(
       "gelu", [](const Tensor& x) { return mt::gelu(x); }, kFloatTypes);
   expect_unary_matches(
       "gelu tanh", [](const Tensor& x) { return mt::gelu(x, "tanh"); }, kFloatTypes);
   expect_unary_matches(
       "silu", [](const Tensor& x) { return mt::silu(x); }, kFloatTypes);
+  expect_unary_matches("leaky_relu", [](const Tensor& x) { return mt::leaky_relu(x, 0.2); }, kFloatTypes);
+  expect_unary_matches("elu", [](const Tensor& x) { return mt::elu(x, 1.5, 2.0, 0.5); }, kFloatTypes);
+  expect_unary_matches("selu", [](const Tensor& x) { return mt::selu(x); }, kFloatTypes);
+  expect_unary_matches("softplus", [](const Tensor& x) { return mt::softplus(x, 2.0, 3.0); }, kFloatTypes);
+  expect_unary_matches("hardtanh", [](const Tensor& x) { return mt::hardtanh(x, -2, 3); }, with_everything_but_bool());
+  expect_unary_matches("hardsigmoid", [](const Tensor& x) { return mt::hardsigmoid(x); }, kFloatTypes);
+  expect_unary_matches("hardswish", [](const Tensor& x) { return mt::hardswish(x); }, kFloatTypes);
+  expect_unary_matches("mish", [](const Tensor& x) { return mt::mish(x); }, kFloatTypes);
+  expect_unary_matches("log_sigmoid", [](const Tensor& x) { return mt::log_sigmoid(x); }, kFloatTypes);
+  for (mt::ScalarType dt : kFloatTypes) {
+    const Tensor x = sample(dt, {6, 40});
+    expect_close_to_cpu(mt::glu(x.to(mt::kCUDA), 0), mt::glu(x, 0));
+  }
 }
 
 TEST(CudaPointwise, ArithmeticMatchesCpu) {

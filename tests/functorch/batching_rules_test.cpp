@@ -164,9 +164,12 @@ TEST_F(BatchingRules, SpecialValueTestsAndNanToNum) {
 
 TEST_F(BatchingRules, BinaryMathAndFmod) {
   const std::vector<Fn> fns = {
-      [](const Inputs& a) { return mt::atan2(a[0], a[1]); },     [](const Inputs& a) { return mt::hypot(a[0], a[1]); },
-      [](const Inputs& a) { return mt::copysign(a[0], a[1]); },  [](const Inputs& a) { return mt::logaddexp(a[0], a[1]); },
-      [](const Inputs& a) { return mt::logaddexp2(a[0], a[1]); }, [](const Inputs& a) { return mt::xlogy(a[0], pos(a[1])); },
+      [](const Inputs& a) { return mt::atan2(a[0], a[1]); },
+      [](const Inputs& a) { return mt::hypot(a[0], a[1]); },
+      [](const Inputs& a) { return mt::copysign(a[0], a[1]); },
+      [](const Inputs& a) { return mt::logaddexp(a[0], a[1]); },
+      [](const Inputs& a) { return mt::logaddexp2(a[0], a[1]); },
+      [](const Inputs& a) { return mt::xlogy(a[0], pos(a[1])); },
       [](const Inputs& a) { return mt::fmod(a[0], pos(a[1])); },
   };
   for (size_t i = 0; i < fns.size(); ++i) {
@@ -181,6 +184,26 @@ TEST_F(BatchingRules, BinaryMathAndFmod) {
   Tensor c = x.clone();
   mt::vmap([](const Inputs& in) { return in[0].hypot_(in[1]); }, {1, None})({c, y});
   mt_test::expect_same(c, mt::hypot(x, y.unsqueeze(1)));
+}
+
+TEST_F(BatchingRules, ParametricActivations) {
+  check_unary([](const Inputs& a) { return mt::leaky_relu(a[0], 0.2); });
+  check_unary([](const Inputs& a) { return mt::elu(a[0], 1.5, 2.0, 0.5); });
+  check_unary([](const Inputs& a) { return mt::selu(a[0]); });
+  check_unary([](const Inputs& a) { return mt::celu(a[0], 0.5); });
+  check_unary([](const Inputs& a) { return mt::softplus(a[0], 2.0, 1.0); });
+  check_unary([](const Inputs& a) { return mt::hardtanh(a[0], -0.5, 0.5); });
+  check_unary([](const Inputs& a) { return mt::relu6(a[0] * 4); });
+  check_unary([](const Inputs& a) { return mt::hardswish(a[0] * 4); });
+  check_unary([](const Inputs& a) { return mt::mish(a[0]).add(mt::log_sigmoid(a[0])); });
+  check_unary([](const Inputs& a) { return mt::glu(a[0], -1); }, {3, 6});
+  Tensor c = mt::randn({3, 4});
+  const Tensor before = c.clone();
+  mt::vmap([](const Inputs& in) {
+    Tensor t = in[0];  // shares c's batched storage
+    return mt::leaky_relu_(t, 0.3);
+  }, {1})({c});
+  mt_test::expect_same(c, mt::leaky_relu(before, 0.3));
 }
 
 // all/any over [] reduce nothing: the batch dim stays where it was, also for logical scalars.

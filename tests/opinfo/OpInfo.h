@@ -26,8 +26,8 @@ enum class Integers { to_float, unchanged, kept, refused };
 struct UnaryOpInfo {
   std::string name;  // the operator's name, as registered ("expm1")
   std::function<Tensor(const Tensor&)> op;
-  std::function<Tensor&(Tensor&)> inplace;
-  std::function<Tensor&(const Tensor&, Tensor&)> out;
+  std::function<Tensor&(Tensor&)> inplace;  // empty where PyTorch has no in-place form (softplus)
+  std::function<Tensor&(const Tensor&, Tensor&)> out;  // empty where it has no out= form (selu)
   double (*reference)(double);  // f in double precision, the value every dtype is compared with
   // Sample inputs are drawn from (lo, hi); gradients are checked on (grad_lo, grad_hi), which keeps away
   // from where f' blows up (asin's +-1).

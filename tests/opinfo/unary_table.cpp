@@ -1,5 +1,6 @@
 // The rows of the unary pointwise ops. References are the C library's functions in double (erfinv, which
 // it lacks, by bisection in long double).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -17,6 +18,16 @@ double reciprocal_ref(double x) { return 1 / x; }
 double frac_ref(double x) { return x - std::trunc(x); }
 double round2_ref(double x) { return std::nearbyint(x * 100) / 100; }
 double square_ref(double x) { return x * x; }
+double leaky_relu_ref(double x) { return x > 0 ? x : 0.01 * x; }
+double elu_ref(double x) { return x > 0 ? x : std::expm1(x); }
+double selu_ref(double x) {
+  return 1.0507009873554804934193349852946 * (x > 0 ? x : 1.6732632423543772848170429916717 * std::expm1(x));
+}
+double softplus_ref(double x) { return x > 20 ? x : std::log1p(std::exp(x)); }
+double hardsigmoid_ref(double x) { return std::min(std::max(x + 3, 0.0), 6.0) / 6; }
+double hardswish_ref(double x) { return x * hardsigmoid_ref(x); }
+double mish_ref(double x) { return x * std::tanh(std::log1p(std::exp(x))); }
+double log_sigmoid_ref(double x) { return x < 0 ? x - std::log1p(std::exp(x)) : -std::log1p(std::exp(-x)); }
 double erfinv_ref(double y) {
   if (std::isnan(y) || std::fabs(y) > 1) return std::numeric_limits<double>::quiet_NaN();
   if (std::fabs(y) == 1) return std::copysign(std::numeric_limits<double>::infinity(), y);
@@ -79,6 +90,21 @@ const std::vector<UnaryOpInfo>& unary_ops() {
                   [](Tensor& x) -> Tensor& { return mt::round_(x, 2); },
                   [](const Tensor& x, Tensor& out) -> Tensor& { return mt::round_out(out, x, 2); }, round2_ref, -10, 10,
                   -10, 10, 1, 1e-3, false, std::nullopt, Integers::refused, false, true},
+      // The activations (their kinks, at 0 and +-3, lie off the random samples).
+      MT_UNARY_ROW(leaky_relu, leaky_relu_ref, -10, 10, -5, 5, 1, 1e-3, false, std::nullopt, Integers::refused, false),
+      MT_UNARY_ROW(elu, elu_ref, -10, 10, -5, 5, 4, 1e-3, false, std::nullopt, Integers::refused, false),
+      MT_UNARY_ROW(hardsigmoid, hardsigmoid_ref, -10, 10, -5, 5, 2, 1e-3, false, std::nullopt, Integers::refused,
+                   false),
+      MT_UNARY_ROW(hardswish, hardswish_ref, -10, 10, -5, 5, 2, 1e-3, false, std::nullopt, Integers::refused, false),
+      MT_UNARY_ROW(mish, mish_ref, -10, 10, -5, 5, 8, 1e-3, false, std::nullopt, Integers::refused, false),
+      UnaryOpInfo{"selu", [](const Tensor& x) { return mt::selu(x); },
+                  [](Tensor& x) -> Tensor& { return mt::selu_(x); }, nullptr, selu_ref, -10, 10, -5, 5, 4, 1e-3, false, std::nullopt, Integers::refused, false},
+      UnaryOpInfo{"softplus", [](const Tensor& x) { return mt::softplus(x); }, nullptr,
+                  [](const Tensor& x, Tensor& out) -> Tensor& { return mt::softplus_out(out, x); }, softplus_ref, -30,
+                  30, -5, 5, 4, 1e-3, false, CastPolicy::fp32, Integers::refused, false},
+      UnaryOpInfo{"log_sigmoid", [](const Tensor& x) { return mt::log_sigmoid(x); }, nullptr,
+                  [](const Tensor& x, Tensor& out) -> Tensor& { return mt::log_sigmoid_out(out, x); }, log_sigmoid_ref,
+                  -30, 30, -5, 5, 4, 1e-3, false, std::nullopt, Integers::refused, false},
   };
   return rows;
 }

@@ -154,21 +154,27 @@ TEST_P(UnaryOpInfoTest, InPlaceAndOutFormsGiveTheFunctionalResult) {
   const UnaryOpInfo& row = GetParam();
   const Tensor x = samples(row, {4, 5}, row.lo, row.hi).to(kFloat32);
   const Tensor expected = row.op(x);
-  Tensor a = x.clone();
-  Tensor& r = row.inplace(a);
-  EXPECT_EQ(&r, &a);
-  EXPECT_TRUE(same(a, expected));
-  Tensor out = mt::empty({0});
-  row.out(x, out);
-  EXPECT_TRUE(same(out, expected));
+  if (row.inplace) {
+    Tensor a = x.clone();
+    Tensor& r = row.inplace(a);
+    EXPECT_EQ(&r, &a);
+    EXPECT_TRUE(same(a, expected));
+  }
+  if (row.out) {
+    Tensor out = mt::empty({0});
+    row.out(x, out);
+    EXPECT_TRUE(same(out, expected));
+  }
   // PyTorch's rule: a float result cannot be written into an integer tensor, in place or as out=. An op
   // that refuses integers leaves them as they were.
   Tensor ints = mt::ones({3}, mt::kInt64);
-  if (row.integers == Integers::unchanged || row.integers == Integers::kept) {
+  if (row.inplace && (row.integers == Integers::unchanged || row.integers == Integers::kept)) {
     EXPECT_TRUE(same(row.inplace(ints), mt::ones({3}, mt::kInt64)));  // 1 is its own square
-  } else {
+  } else if (row.inplace) {
     EXPECT_THROW(row.inplace(ints), mt::Error);
     EXPECT_TRUE(same(ints, mt::ones({3}, mt::kInt64)));
+  }
+  if (row.out && row.integers != Integers::unchanged && row.integers != Integers::kept) {
     Tensor int_out = mt::empty({3}, mt::kInt64);
     EXPECT_THROW(row.out(mt::ones({3}), int_out), mt::Error);
   }
@@ -192,7 +198,7 @@ TEST_P(UnaryOpInfoTest, GradcheckAndGradgradcheck) {
     row.inplace(t);
     return t;
   };
-  EXPECT_TRUE(mt::autograd::gradcheck(g, {x}));
+  if (row.inplace) EXPECT_TRUE(mt::autograd::gradcheck(g, {x}));
 }
 
 TEST_P(UnaryOpInfoTest, VmapAndVmapOfGradMatchTheLoop) {
@@ -205,7 +211,7 @@ TEST_P(UnaryOpInfoTest, VmapAndVmapOfGradMatchTheLoop) {
     Tensor t = v[0].clone();
     return row.inplace(t);
   };
-  expect_vmap_matches_loop(inplace, {x}, {0});
+  if (row.inplace) expect_vmap_matches_loop(inplace, {x}, {0});
   const Fn grad_of_sum = mt::grad([&](const std::vector<Tensor>& v) { return row.op(v[0]).sum(); });
   expect_vmap_matches_loop(grad_of_sum, {x}, {0}, 0, 1e-10);
 }

@@ -126,7 +126,8 @@ TEST(BitwiseOps, ShiftsAreMultiplicationAndFloorDivisionByPowersOfTwo) {
   const Tensor powers = mt::bitwise_left_shift(1, mt::tensor({0, 1, 2}, TensorOptions(kInt16)));
   EXPECT_EQ(powers.dtype(), kInt16);
   EXPECT_EQ(ints(powers), (std::vector<int64_t>{1, 2, 4}));
-  EXPECT_EQ(ints(mt::bitwise_right_shift(-8, mt::tensor({1, 2}, TensorOptions(kInt32)))), (std::vector<int64_t>{-4, -2}));
+  EXPECT_EQ(ints(mt::bitwise_right_shift(-8, mt::tensor({1, 2}, TensorOptions(kInt32)))),
+            (std::vector<int64_t>{-4, -2}));
 }
 
 TEST(BitwiseOps, DtypesPromoteAsArithmetic) {
@@ -164,7 +165,8 @@ TEST(BitwiseOps, FloatingTypesAreRefused) {
   expect_error<NotImplementedError>([&] { (void)(i ^ 1.5); }, "\"bitwise_xor\" not implemented for 'mt.float32'");
   expect_error<NotImplementedError>([&] { (void)(i << f.to(kFloat64)); },
                                     "\"lshift\" not implemented for 'mt.float64'");
-  expect_error<NotImplementedError>([&] { (void)(f.to(kFloat16) >> 1); }, "\"rshift\" not implemented for 'mt.float16'");
+  expect_error<NotImplementedError>([&] { (void)(f.to(kFloat16) >> 1); },
+                                    "\"rshift\" not implemented for 'mt.float16'");
 }
 
 TEST(BitwiseOps, InPlaceAndOutFormsWriteTheirTarget) {
