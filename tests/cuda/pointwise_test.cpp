@@ -223,6 +223,20 @@ TEST(CudaPointwise, BinaryMathAndFmodMatchCpu) {
                         mt_test::with_narrow_integers({mt::kInt64}));
 }
 
+TEST(CudaPointwise, LerpAndIscloseMatchCpu) {
+  MT_SKIP_WITHOUT_GPU();
+  for (mt::ScalarType dt : kFloatTypes) {
+    SCOPED_TRACE(mt::scalar_type_name(dt));
+    const Tensor a = sample(dt, {40, 1}), b = sample(dt, {1, 30}, 11), w = mt::rand({40, 30}).to(dt);
+    expect_close_to_cpu(mt::lerp(a.to(mt::kCUDA), b.to(mt::kCUDA), w.to(mt::kCUDA)), mt::lerp(a, b, w));
+    expect_close_to_cpu(mt::lerp(a.to(mt::kCUDA), b.to(mt::kCUDA), 0.7), mt::lerp(a, b, 0.7));
+    const Tensor c = sample(dt, {1031}), d = sample(dt, {1031}, 11);
+    expect_close_to_cpu(mt::isclose(c.to(mt::kCUDA), d.to(mt::kCUDA), 0.1, 0.5, true),
+                        mt::isclose(c, d, 0.1, 0.5, true));
+    EXPECT_EQ(mt::equal(c.to(mt::kCUDA), c.to(mt::kCUDA)), mt::equal(c, c));
+  }
+}
+
 TEST(CudaPointwise, IntegerDivisionMatchesCpuAndRefusesZeroDivisors) {
   MT_SKIP_WITHOUT_GPU();
   const Tensor a = mt::arange(-20, 20);

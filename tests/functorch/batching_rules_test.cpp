@@ -206,6 +206,19 @@ TEST_F(BatchingRules, ParametricActivations) {
   mt_test::expect_same(c, mt::leaky_relu(before, 0.3));
 }
 
+TEST_F(BatchingRules, LerpDecomposes) {
+  check([](const Inputs& x) { return mt::lerp(x[0], x[1], x[2]); },
+        {mt::randn({4, 3}), mt::randn({3}), mt::rand({3, 4})}, Dims{0, None, 1});
+  check([](const Inputs& x) { return mt::lerp(x[0], x[1], 0.8); }, {mt::randn({4, 3}), mt::randn({3, 4})}, Dims{0, 1});
+}
+
+TEST_F(BatchingRules, IscloseDecomposesAndAllcloseRefusesAsItem) {
+  const Tensor a = mt::randn({4, 3}), b = a + mt::randn({4, 3}) * 1e-3;
+  check([](const Inputs& x) { return mt::isclose(x[0], x[1], 1e-3, 1e-3); }, {a, b}, Dims{0, 0});
+  check([](const Inputs& x) { return mt::isclose(x[0], x[1]); }, {a, b.select(1, 0)}, Dims{1, None});
+  EXPECT_THROW(mt::vmap([](const Inputs& x) { return mt::tensor(mt::allclose(x[0], x[0])); }, {0})({a}), mt::Error);
+}
+
 // all/any over [] reduce nothing: the batch dim stays where it was, also for logical scalars.
 TEST_F(BatchingRules, AllAnyOverAnEmptyDimListStayElementwise) {
   check_unary([](const Inputs& a) { return mt::all(mt::gt(a[0], 0), std::vector<int64_t>{}); });
