@@ -172,6 +172,13 @@ Tensor full_extremum(const char* name, DispatchKeySet ks, const Tensor& self) {
 
 Tensor max(DispatchKeySet ks, const Tensor& self) { return full_extremum<ops::max>("MaxBackward1", ks, self); }
 Tensor min(DispatchKeySet ks, const Tensor& self) { return full_extremum<ops::min>("MinBackward1", ks, self); }
+// median() and nanmedian() (ops/composite/Sorting.cpp) share their gradient as max() does, as in PyTorch.
+Tensor median(DispatchKeySet ks, const Tensor& self) {
+  return full_extremum<ops::median>("MedianBackward0", ks, self);
+}
+Tensor nanmedian(DispatchKeySet ks, const Tensor& self) {
+  return full_extremum<ops::nanmedian>("NanmedianBackward0", ks, self);
+}
 
 template <typename Op>
 Tensor extremum_dims(const char* name, DispatchKeySet ks, const Tensor& self, IntArrayRef dim, bool keepdim) {
@@ -358,6 +365,8 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("prod.dim_int", MT_FN(prod_dim_int));
   m.impl("max", MT_FN(max));
   m.impl("min", MT_FN(min));
+  m.impl("median", MT_FN(median));
+  m.impl("nanmedian", MT_FN(nanmedian));
   m.impl("max.dim", MT_FN(max_dim));
   m.impl("min.dim", MT_FN(min_dim));
   m.impl("amax", MT_FN(amax));

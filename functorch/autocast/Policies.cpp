@@ -78,6 +78,8 @@ constexpr std::array cuda_policies{
     Entry{"sum.dim_IntList", P::fp32_set_opt_dtype},
     Entry{"prod", P::fp32_set_opt_dtype},
     Entry{"prod.dim_int", P::fp32_set_opt_dtype},
+    Entry{"cumsum", P::fp32_set_opt_dtype},
+    Entry{"cumprod", P::fp32_set_opt_dtype},
     Entry{"atan2", P::promote},
     Entry{"dot", P::promote},
     Entry{"scatter_add", P::promote},

@@ -1,4 +1,4 @@
-// Batching rules of the reductions and of softmax-like ops that work along a dim. Reductions over
+// Batching rules of the reductions and of the ops that work along a dim (softmax, sort, the scans). Reductions over
 // given dims shift the dims past the batch dim (DimRule); full reductions flatten each sample to one
 // dim and reduce that.
 #include "dispatch/Library.h"
@@ -47,6 +47,12 @@ void max_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
 void min_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   full_reduction(op, stack, [](const Tensor& rows, IValue*) { return mt::amin(rows, {1}); });
 }
+void median_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  full_reduction(op, stack, [](const Tensor& rows, IValue*) { return std::get<0>(mt::median(rows, 1)); });
+}
+void nanmedian_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  full_reduction(op, stack, [](const Tensor& rows, IValue*) { return std::get<0>(mt::nanmedian(rows, 1)); });
+}
 void all_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   full_reduction(op, stack, [](const Tensor& rows, IValue*) { return mt::all(rows, int64_t{1}); });
 }
@@ -67,6 +73,8 @@ MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
   m.impl("prod", CppFunction::makeFromBoxedFunction<&prod_rule>());
   m.impl("max", CppFunction::makeFromBoxedFunction<&max_rule>());
   m.impl("min", CppFunction::makeFromBoxedFunction<&min_rule>());
+  m.impl("median", CppFunction::makeFromBoxedFunction<&median_rule>());
+  m.impl("nanmedian", CppFunction::makeFromBoxedFunction<&nanmedian_rule>());
   m.impl("all", CppFunction::makeFromBoxedFunction<&all_rule>());
   m.impl("any", CppFunction::makeFromBoxedFunction<&any_rule>());
   m.impl("norm.Scalar", CppFunction::makeFromBoxedFunction<&norm_rule>());
@@ -79,7 +87,8 @@ MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
   for (const char* name : {"all.dims", "any.dims"})
     register_dim_rule(m, name,
                       DimRule{{"dim"}, ZeroDimSample::KeepsRank, 0, /*reduction=*/true, /*empty_list_reduces_nothing=*/true});
-  for (const char* name : {"_softmax", "_log_softmax", "softmax.int", "log_softmax.int"})
+  for (const char* name : {"_softmax", "_log_softmax", "softmax.int", "log_softmax.int", "sort.stable", "cumsum",
+                           "cumprod", "logcumsumexp", "cummax", "cummin"})
     register_dim_rule(m, name, DimRule{{"dim"}, ZeroDimSample::KeepsRank});
 }
 

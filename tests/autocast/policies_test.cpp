@@ -173,6 +173,8 @@ TEST(AutocastCUDAPolicies, TableFollowsPyTorchsCUDALists) {
       {"sum.dim_IntList", P::fp32_set_opt_dtype},
       {"prod", P::fp32_set_opt_dtype},
       {"prod.dim_int", P::fp32_set_opt_dtype},
+      {"cumsum", P::fp32_set_opt_dtype},
+      {"cumprod", P::fp32_set_opt_dtype},
       {"atan2", P::promote},
       {"dot", P::promote},
       {"scatter_add", P::promote},

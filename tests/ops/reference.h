@@ -62,6 +62,10 @@ inline Tensor strided_view(const Tensor& t, IntArrayRef sizes, IntArrayRef strid
   return Tensor(std::move(impl));
 }
 
+// All ten dtypes: bool, the five integer types, the four floating types.
+inline const std::vector<ScalarType> kAllDtypes = {kBool,  kUInt8,   kInt8,    kInt16,   kInt32,
+                                                   kInt64, kFloat32, kFloat64, kFloat16, kBFloat16};
+
 // Random values exactly representable in every dtype (small integers, halves; for uint8 their absolute
 // values), so the naive double reference and the kernel see the same inputs.
 inline Tensor random_tensor(IntArrayRef sizes, ScalarType dtype, uint64_t seed, bool nonzero = false) {
