@@ -2,10 +2,17 @@
 // the same work as the libtorch yardstick's BM_Matmul.
 #include <benchmark/benchmark.h>
 
+#include "ops/Config.h"
 #include "ops/Factories.h"
 #include "ops/Functions.h"
 
 namespace {
+
+// What every run measured (the engines, their kernels, the threads) goes into the output's context.
+const bool kConfigInContext = [] {
+  benchmark::AddCustomContext("microtorch", mt::show_config());
+  return true;
+}();
 
 void BM_Matmul(benchmark::State& state) {
   const int64_t n = state.range(0);

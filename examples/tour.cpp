@@ -4,6 +4,7 @@
 #include <microtorch/microtorch.h>
 
 int main() {
+  std::cout << mt::show_config() << "\n";
   std::cout << "== Factories ==\n";
   std::cout << "zeros({2, 3}):\n" << mt::zeros({2, 3}) << "\n";
   std::cout << "arange(5): " << mt::arange(5) << "\n";

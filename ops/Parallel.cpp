@@ -9,11 +9,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -62,11 +65,81 @@ constexpr auto kProbeInterval = std::chrono::milliseconds(20);
 // How long a reading of whether a core is free for a sleeping worker holds: it costs a few us.
 constexpr auto kFreeCheck = std::chrono::milliseconds(1);
 
-int hardware_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+int online_cpus() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+// The CPUs in this thread's affinity mask (taskset, a cpuset), read when the library loads.
+int affinity_cpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return online_cpus();
+  return std::max(1, CPU_COUNT(&set));
+}
+
+// A cgroup's CPU quota in CPUs (quota / period, rounded up), or 0 where it sets none: cgroup v2's cpu.max
+// ("max 100000" or "200000 100000") or v1's cpu.cfs_quota_us (-1 for none) and cpu.cfs_period_us.
+int quota_cpus(const std::string& dir, bool v2) {
+  long quota = -1, period = 0;
+  if (v2) {
+    std::ifstream max(dir + "/cpu.max");
+    std::string q;
+    if (!(max >> q >> period) || q == "max") return 0;
+    quota = std::strtol(q.c_str(), nullptr, 10);
+  } else {
+    std::ifstream q(dir + "/cpu.cfs_quota_us"), p(dir + "/cpu.cfs_period_us");
+    if (!(q >> quota) || !(p >> period)) return 0;
+  }
+  if (quota <= 0 || period <= 0) return 0;
+  return static_cast<int>(std::max(1L, (quota + period - 1) / period));
+}
+
+// The smallest CPU quota of this process's cgroup and the cgroups above it (a container's limit, set on
+// its own cgroup or a parent), or 0 where none applies. /proc/self/cgroup names the cgroup: "0::/path" on
+// v2, "N:cpu,cpuacct:/path" on v1.
+int cgroup_quota_cpus() {
+  std::ifstream cgroups("/proc/self/cgroup");
+  int limit = 0;
+  for (std::string line; std::getline(cgroups, line);) {
+    const auto first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1);
+    std::string path = line.substr(second + 1);
+    const bool v2 = line.compare(0, first, "0") == 0 && controllers.empty();
+    std::string root;
+    if (v2) {
+      root = "/sys/fs/cgroup";
+    } else if (("," + controllers + ",").find(",cpu,") != std::string::npos) {
+      root = "/sys/fs/cgroup/" + controllers;
+    } else {
+      continue;
+    }
+    for (;;) {
+      const int quota = quota_cpus(root + (path == "/" ? "" : path), v2);
+      if (quota > 0) limit = limit ? std::min(limit, quota) : quota;
+      if (path.empty() || path == "/") break;
+      path = path.substr(0, std::max<size_t>(path.rfind('/'), 1));
+    }
+  }
+  return limit;
+}
+
+// The CPUs this process may use: its affinity mask, capped by its cgroup's CPU quota, as nproc (the
+// mask), Java and Go (both) count them. A 2-CPU container on a 64-core host gets 2 threads, not 64.
+int usable_cpus() {
+  const int quota = cgroup_quota_cpus();
+  return quota ? std::min(affinity_cpus(), quota) : affinity_cpus();
+}
+
+int hardware_threads() {
+  static const int cpus = usable_cpus();
+  return cpus;
+}
 
 // How many threads the kernel has runnable on the whole machine now, this one included (Linux's
-// /proc/loadavg), or -1 where that cannot be read. A few us: read once per probe.
+// /proc/loadavg), or -1 where that cannot be read or does not describe the CPUs this process may use:
+// under an affinity mask or a quota the count is the host's, whose other CPUs are none of ours. A few us:
+// read once per probe.
 int runnable_threads() {
+  static const bool whole_machine = hardware_threads() == online_cpus();
+  if (!whole_machine) return -1;
   const int fd = ::open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -1;
   char text[128];
@@ -363,6 +436,7 @@ ThreadPool::Plan region_plan(bool wake) {
 }  // namespace
 
 int get_num_threads() { return num_threads; }
+int available_cpus() { return hardware_threads(); }
 void set_num_threads(int n) { num_threads = std::clamp(n, 1, pool().size()); }
 
 void detail::set_parallel_always_wake(bool on) { pool().set_always_wake(on); }

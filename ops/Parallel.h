@@ -19,9 +19,12 @@ constexpr int64_t kWakeGrains = 4;
 // preempts in the middle of a chunk holds the caller up for that chunk only.
 constexpr int kChunksPerThread = 4;
 
-// The default is the machine's thread count, or MT_NUM_THREADS when it is set.
+// The default is available_cpus(), or MT_NUM_THREADS when it is set (and no more).
 int get_num_threads();
 void set_num_threads(int n);  // 1 turns intra-op parallelism off
+// The CPUs this process may use, read once: its affinity mask (taskset, a cpuset) capped by its cgroup's
+// CPU quota (a container's cpu.max), not the machine's count.
+int available_cpus();
 
 // Calls f(chunk_begin, chunk_end) over disjoint chunks covering [begin, end), in parallel when the
 // range is at least two grains and other threads are free to help (else f(begin, end) on the caller).

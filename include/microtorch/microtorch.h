@@ -17,6 +17,7 @@
 #include "dispatch/modes/FakeTensorMode.h"
 #include "dispatch/modes/LoggingMode.h"
 #include "dispatch/modes/OpCounter.h"
+#include "ops/Config.h"
 #include "ops/Factories.h"
 #include "ops/Functions.h"
 #include "ops/TensorOperators.h"

@@ -1,7 +1,8 @@
 // CPU loops of mm, bmm, addmm and dot. GEMM is Eigen's, split into blocks over the cores by parallel_for,
-// except for float32 and float64 when the build found OpenBLAS (MT_BLAS): its kernels are faster than
-// Eigen's (about 1.6x here). Each block is then one single-threaded OpenBLAS call, but for large products,
-// which run on OpenBLAS's own threads while the cores are free (see kBlasThreadsWork).
+// except for float32 and float64 products on the engine chosen for their dtype (ops/Config.h): oneDNN
+// or OpenBLAS, whose kernels are faster than Eigen's (about 1.6x here). Each block is then one
+// single-threaded call, but for large OpenBLAS products, which run on OpenBLAS's own threads while the
+// cores are free (see kBlasThreadsWork).
 #include <algorithm>
 #include <bit>
 #include <atomic>
@@ -15,7 +16,12 @@
 #ifdef MT_WITH_BLAS
 #include <cblas.h>
 #endif
+#ifdef MT_WITH_DNNL
+#include <omp.h>
+#include <oneapi/dnnl/dnnl.h>
+#endif
 
+#include "ops/Config.h"
 #include "ops/LinearAlgebra.h"
 #include "ops/Parallel.h"
 #include "tensor/DtypeDispatch.h"
@@ -117,20 +123,25 @@ Matrix<M> widened(const Strided<const T>& x) {
   return out;
 }
 
-#ifdef MT_WITH_BLAS
+// Whether T's products run on oneDNN or OpenBLAS (the engine chosen for T), not on Eigen.
 template <typename T>
-constexpr bool kBlas = std::is_same_v<T, float> || std::is_same_v<T, double>;
+bool on_engine(GemmEngine engine) {
+  if constexpr (std::is_same_v<T, float>) return gemm_engine(kFloat32) == engine;
+  else if constexpr (std::is_same_v<T, double>) return gemm_engine(kFloat64) == engine;
+  else return false;
+}
 
-// A GEMM operand as CBLAS takes it: column-major with a leading dimension, possibly transposed; packed
+#if defined(MT_WITH_BLAS) || defined(MT_WITH_DNNL)
+// A GEMM operand as BLAS takes it: column-major with a leading dimension, possibly transposed; packed
 // into a column-major copy when neither order fits.
 template <typename T>
-struct BlasOperand {
-  explicit BlasOperand(const Strided<const T>& x) {
+struct GemmOperand {
+  explicit GemmOperand(const Strided<const T>& x) {
     if ((ld = x.col_major_ld())) {
       data = x.data;
     } else if ((ld = x.row_major_ld())) {
       data = x.data;
-      trans = CblasTrans;
+      trans = true;
     } else {
       packed = x.any_map();
       data = packed.data();
@@ -139,10 +150,44 @@ struct BlasOperand {
   }
   const T* data = nullptr;
   int64_t ld = 0;
-  CBLAS_TRANSPOSE trans = CblasNoTrans;
+  bool trans = false;
   Matrix<T> packed;
 };
+#endif
 
+#ifdef MT_WITH_DNNL
+// oneDNN runs a product on an OpenMP team as large as its calling thread's omp_get_max_threads(). Products
+// are split over the pool's threads already, and an OpenMP team would spin beside them: each call runs on
+// its caller's thread alone, and the caller's own setting (for a user's OpenMP code) is put back after.
+class OneOpenMPThread {
+ public:
+  OneOpenMPThread() : saved_(omp_get_max_threads()) {
+    if (saved_ != 1) omp_set_num_threads(1);
+  }
+  ~OneOpenMPThread() {
+    if (saved_ != 1) omp_set_num_threads(saved_);
+  }
+  OneOpenMPThread(const OneOpenMPThread&) = delete;
+  OneOpenMPThread& operator=(const OneOpenMPThread&) = delete;
+
+ private:
+  int saved_;
+};
+
+// c (column-major, ld elements apart) = alpha * a b + beta * c on oneDNN; beta == 0 does not read c.
+// oneDNN's sgemm is row-major, where the column-major c is c^T = b^T a^T with the same operands.
+void dnnl_gemm(float* c, int64_t ld, const Strided<const float>& a, const Strided<const float>& b, float alpha,
+               float beta) {
+  const GemmOperand<float> x(a), y(b);
+  const OneOpenMPThread one_thread;
+  const dnnl_status_t status = dnnl_sgemm(y.trans ? 'T' : 'N', x.trans ? 'T' : 'N', b.cols, a.rows, a.cols, alpha,
+                                          y.data, y.ld, x.data, x.ld, beta, c, ld);
+  MT_CHECK(status == dnnl_success, "oneDNN's sgemm failed (status ", static_cast<int>(status), ") on a ", a.rows,
+           "x", a.cols, " by ", b.rows, "x", b.cols, " product");
+}
+#endif
+
+#ifdef MT_WITH_BLAS
 // How many threads OpenBLAS runs a product on. Most products are split across our pool and run on one
 // OpenBLAS thread each: OpenBLAS's own threads spin long after a call (about 0.1 s), competing with our
 // workers, which made small products many times slower. Large ones use its threads (see kBlasThreadsWork).
@@ -168,7 +213,7 @@ constexpr auto kBlasSpin = std::chrono::milliseconds(200);
 int blas_threads_free(int threads) {
   const int others = runnable_elsewhere();
   if (others < 0) return threads;
-  const int free = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - others, 1, threads);
+  const int free = std::clamp(available_cpus() - others, 1, threads);
   if (free > 1) expect_spinning_threads(free - 1, kBlasSpin);
   return free;
 }
@@ -182,7 +227,7 @@ bool fits_blas(const Strided<T>& x) {
 // y = alpha * op(m) v + beta * y, for a matrix operand stored `stored_rows` x `stored_cols`; the output is
 // zeroed first when beta == 0, so that nothing it held (NaN included) is read.
 template <typename T>
-void blas_gemv(CBLAS_TRANSPOSE trans, int64_t stored_rows, int64_t stored_cols, const BlasOperand<T>& m, const T* v,
+void blas_gemv(CBLAS_TRANSPOSE trans, int64_t stored_rows, int64_t stored_cols, const GemmOperand<T>& m, const T* v,
                int64_t v_inc, T* y, int64_t y_inc, int64_t y_len, T alpha, T beta) {
   const auto i = [](int64_t n) { return static_cast<int>(n); };
   if (beta == T(0))
@@ -196,7 +241,7 @@ void blas_gemv(CBLAS_TRANSPOSE trans, int64_t stored_rows, int64_t stored_cols, 
   }
 }
 
-CBLAS_TRANSPOSE flipped(CBLAS_TRANSPOSE t) { return t == CblasNoTrans ? CblasTrans : CblasNoTrans; }
+CBLAS_TRANSPOSE cblas_trans(bool trans) { return trans ? CblasTrans : CblasNoTrans; }
 
 // c (column-major, ld elements apart) = alpha * a b + beta * c; beta == 0 does not read c. A product with
 // one row or one column is a matrix-vector product: GEMV reads the matrix in place, where GEMM would
@@ -205,29 +250,24 @@ template <typename T>
 void blas_gemm(T* c, int64_t ld, const Strided<const T>& a, const Strided<const T>& b, T alpha, T beta,
                int threads) {
   set_blas_threads(threads);
-  const BlasOperand<T> x(a), y(b);
+  const GemmOperand<T> x(a), y(b);
   const auto i = [](int64_t v) { return static_cast<int>(v); };
   if (b.cols == 1 && b.row_stride > 0) {  // c = a b: a column
-    const bool stored_t = x.trans == CblasTrans;
-    return blas_gemv(x.trans, stored_t ? a.cols : a.rows, stored_t ? a.rows : a.cols, x, b.data, b.row_stride, c, 1,
-                     a.rows, alpha, beta);
+    return blas_gemv(cblas_trans(x.trans), x.trans ? a.cols : a.rows, x.trans ? a.rows : a.cols, x, b.data,
+                     b.row_stride, c, 1, a.rows, alpha, beta);
   }
   if (a.rows == 1 && a.col_stride > 0) {  // c^T = b^T a^T: a row, ld apart in c
-    const bool stored_t = y.trans == CblasTrans;
-    return blas_gemv(flipped(y.trans), stored_t ? b.cols : b.rows, stored_t ? b.rows : b.cols, y, a.data,
+    return blas_gemv(cblas_trans(!y.trans), y.trans ? b.cols : b.rows, y.trans ? b.rows : b.cols, y, a.data,
                      a.col_stride, c, ld, b.cols, alpha, beta);
   }
   if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasColMajor, x.trans, y.trans, i(a.rows), i(b.cols), i(a.cols), alpha, x.data, i(x.ld), y.data,
-                i(y.ld), beta, c, i(ld));
+    cblas_sgemm(CblasColMajor, cblas_trans(x.trans), cblas_trans(y.trans), i(a.rows), i(b.cols), i(a.cols), alpha,
+                x.data, i(x.ld), y.data, i(y.ld), beta, c, i(ld));
   } else {
-    cblas_dgemm(CblasColMajor, x.trans, y.trans, i(a.rows), i(b.cols), i(a.cols), alpha, x.data, i(x.ld), y.data,
-                i(y.ld), beta, c, i(ld));
+    cblas_dgemm(CblasColMajor, cblas_trans(x.trans), cblas_trans(y.trans), i(a.rows), i(b.cols), i(a.cols), alpha,
+                x.data, i(x.ld), y.data, i(y.ld), beta, c, i(ld));
   }
 }
-#else
-template <typename T>
-constexpr bool kBlas = false;
 #endif
 
 // out = beta * self + alpha * (a @ b) for one matrix (or a block of rows or columns of one). M is the
@@ -277,14 +317,24 @@ struct Gemm {
       }
       const bool in_place = self.data == out.data && self.row_stride == out.row_stride &&
                             self.col_stride == out.col_stride;
-#ifdef MT_WITH_BLAS
-      if constexpr (kBlas<T>) {
-        if (a.cols > 0 && alpha != M(0) && fits_blas(out) && fits_blas(a) && fits_blas(b)) {
-          if (use_self && !in_place) c = self.any_map();
-          return blas_gemm(out.data, ld, a, b, alpha, use_self ? beta : M(0), blas_threads);
+      if (a.cols > 0 && alpha != M(0)) {
+#ifdef MT_WITH_DNNL
+        if constexpr (std::is_same_v<T, float>) {
+          if (on_engine<T>(GemmEngine::kOneDNN)) {
+            if (use_self && !in_place) c = self.any_map();
+            return dnnl_gemm(out.data, ld, a, b, alpha, use_self ? beta : M(0));
+          }
         }
-      }
 #endif
+#ifdef MT_WITH_BLAS
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+          if (on_engine<T>(GemmEngine::kOpenBLAS) && fits_blas(out) && fits_blas(a) && fits_blas(b)) {
+            if (use_self && !in_place) c = self.any_map();
+            return blas_gemm(out.data, ld, a, b, alpha, use_self ? beta : M(0), blas_threads);
+          }
+        }
+#endif
+      }
       if (!use_self) c.setZero();  // what Eigen's `c = a * b` does first anyway
       else if (!in_place) c = beta * self.any_map();
       else if (beta != M(1)) c *= beta;
@@ -349,7 +399,7 @@ void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Te
   const int threads = work < kGemmParallelWork ? 1 : parallel_threads(wake);
   const bool serial = threads == 1;
 #ifdef MT_WITH_BLAS
-  if (kBlas<C> && batch == 1 && !serial && work >= kBlasThreadsWork) {
+  if (on_engine<C>(GemmEngine::kOpenBLAS) && batch == 1 && !serial && work >= kBlasThreadsWork) {
     first.blas_threads = blas_threads_free(threads);
     if (first.blas_threads > 1) return first.run();
   }

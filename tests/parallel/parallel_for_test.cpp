@@ -4,6 +4,8 @@
 // per-index slots between threads, so CI also runs these tests under ThreadSanitizer.
 #include <gtest/gtest.h>
 
+#include <sched.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +13,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -305,26 +309,77 @@ TEST(ParallelFor, EveryChunkRunsOnceWhicheverThreadClaimsIt) {
   for (auto& r : runs) ASSERT_EQ(r.load(), 1);
 }
 
-// MT_NUM_THREADS sets the default thread count; this test runs its own binary with it set, and the child
-// reports get_num_threads() as its exit status.
+// The default thread count a child process of this binary gets, run through `launcher` (a shell prefix:
+// environment settings, taskset...): the child reports get_num_threads() as its exit status. -1 where the
+// child did not report.
+int child_default_threads(const std::string& launcher) {
+  char self[4096] = {};
+  if (readlink("/proc/self/exe", self, sizeof(self) - 1) <= 0) return -1;
+  const std::string command = "MT_PARALLEL_CHILD=1 " + launcher + " '" + self +
+                              "' --gtest_filter=ParallelFor.TheDefaultComesFromMtNumThreads >/dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// MT_NUM_THREADS sets the default thread count, up to the CPUs the process may use.
 TEST(ParallelFor, TheDefaultComesFromMtNumThreads) {
   if (std::getenv("MT_PARALLEL_CHILD") != nullptr) std::_Exit(mt::get_num_threads());
 #ifdef __SANITIZE_THREAD__
   GTEST_SKIP() << "no child processes under ThreadSanitizer (the Release and ASan stages run this test)";
 #endif
-  char self[4096] = {};
-  ASSERT_GT(readlink("/proc/self/exe", self, sizeof(self) - 1), 0);
-  auto child_threads = [&](const std::string& value) {
-    const std::string command = "MT_PARALLEL_CHILD=1 MT_NUM_THREADS=" + value + " '" + self +
-                                "' --gtest_filter=ParallelFor.TheDefaultComesFromMtNumThreads >/dev/null 2>&1";
-    const int status = std::system(command.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  };
-  const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  EXPECT_EQ(child_threads("1"), 1);
-  EXPECT_EQ(child_threads("100000"), hardware) << "clamped to the machine";
-  EXPECT_EQ(child_threads("two"), hardware) << "ignored, with a warning";
-  EXPECT_EQ(child_threads("0"), hardware);
+  const int cpus = mt::available_cpus();
+  EXPECT_EQ(child_default_threads("MT_NUM_THREADS=1"), 1);
+  EXPECT_EQ(child_default_threads("MT_NUM_THREADS=100000"), cpus) << "clamped to the CPUs";
+  EXPECT_EQ(child_default_threads("MT_NUM_THREADS=two"), cpus) << "ignored, with a warning";
+  EXPECT_EQ(child_default_threads("MT_NUM_THREADS=0"), cpus);
+}
+
+// Under taskset the default is the affinity mask's CPU count, not the machine's (as nproc).
+TEST(ParallelFor, TheDefaultFollowsTheAffinityMask) {
+#ifdef __SANITIZE_THREAD__
+  GTEST_SKIP() << "no child processes under ThreadSanitizer (the Release and ASan stages run this test)";
+#endif
+  if (std::system("command -v taskset >/dev/null 2>&1") != 0) GTEST_SKIP() << "taskset (util-linux) not found";
+  cpu_set_t mask;
+  ASSERT_EQ(sched_getaffinity(0, sizeof mask, &mask), 0);
+  int first = 0;
+  while (!CPU_ISSET(first, &mask)) ++first;
+  EXPECT_EQ(child_default_threads("taskset -c " + std::to_string(first)), 1);
+  EXPECT_EQ(child_default_threads("taskset -c " + std::to_string(first) + " env MT_NUM_THREADS=8"), 1)
+      << "MT_NUM_THREADS is capped by the mask too";
+}
+
+// In a cgroup with a CPU quota of one CPU (a 1-CPU container: cgroup v2's cpu.max, or v1's
+// cpu.cfs_quota_us), the default is one thread, however many CPUs the machine has. Needs a cgroup hierarchy
+// this test may write (root, outside a container); skipped elsewhere.
+TEST(ParallelFor, TheDefaultFollowsTheCgroupCpuQuota) {
+#ifdef __SANITIZE_THREAD__
+  GTEST_SKIP() << "no child processes under ThreadSanitizer (the Release and ASan stages run this test)";
+#endif
+  const std::string name = "/mt_parallel_test_" + std::to_string(getpid());
+  std::string dir;
+  std::vector<std::pair<std::string, std::string>> quota;  // file, value
+  std::ifstream subtree("/sys/fs/cgroup/cgroup.subtree_control");
+  std::string controllers((std::istreambuf_iterator<char>(subtree)), std::istreambuf_iterator<char>());
+  if (controllers.find("cpu") != std::string::npos && access("/sys/fs/cgroup", W_OK) == 0) {
+    dir = "/sys/fs/cgroup" + name;
+    quota = {{"cpu.max", "100000 100000"}};
+  } else if (access("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", W_OK) == 0) {
+    dir = "/sys/fs/cgroup/cpu" + name;
+    quota = {{"cpu.cfs_period_us", "100000"}, {"cpu.cfs_quota_us", "100000"}};
+  }
+  if (dir.empty() || mkdir(dir.c_str(), 0755) != 0) GTEST_SKIP() << "no writable cgroup with a cpu controller";
+  bool set = true;
+  for (const auto& [file, value] : quota) {
+    std::ofstream out(dir + "/" + file);
+    set = set && static_cast<bool>(out << value << std::flush);
+  }
+  // The shell moves itself into the cgroup, then becomes the child; 200 if it could not move.
+  const int threads = set ? child_default_threads("sh -c 'echo $$ > " + dir + "/cgroup.procs || exit 200; exec \"$0\" \"$@\"'")
+                          : 200;
+  rmdir(dir.c_str());
+  if (threads == 200) GTEST_SKIP() << "could not set a CPU quota on " << dir;
+  EXPECT_EQ(threads, 1);
 }
 
 }  // namespace
