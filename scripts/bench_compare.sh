@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Side-by-side benchmarks of issue 19: microtorch_bench at 1 thread and at its default, against the libtorch
-# yardstick at 1 and 2 threads, interleaved ROUNDS times, then one table of medians and ratios.
+# Side-by-side benchmarks (issues 19 and 39), interleaved ROUNDS times, then one table of medians and ratios:
+# microtorch_bench at 1 thread (MT_NUM_THREADS=1), at its default, at its default under `taskset -c 0` (one CPU
+# allowed), and at its default with OpenBLAS forced to the SSE3 kernels it picks on a CPU model it does not know
+# (OPENBLAS_CORETYPE=Prescott); the same binary of an earlier build when MT_BENCH_BEFORE names one (plain and
+# forced); the libtorch yardstick at 1 and 2 threads; JAX jit (scripts/jax_bench.py) on 1 and 2 CPUs.
 #   scripts/bench_compare.sh [--rounds N] [--busy] [--filter REGEX]
 # --busy runs a competing CPU-bound process (normal priority) for the whole measurement, as a compile would.
 # Yardstick: libtorch 2.x from a pip wheel when TORCH_WHEEL_DIR is set or TORCH_VENV (default /tmp/tvenv) has
-# torch (../shared/yardstick/get_torch_wheel.sh installs it), else Debian's libtorch 1.13, else none.
+# torch (../shared/yardstick/get_torch_wheel.sh installs it), else Debian's libtorch 1.13, else none; JAX when
+# that venv has jax (pip install jax). Peers count at the better of their two thread counts.
 # Optional tooling: nothing in the library or its tests depends on it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,6 +52,9 @@ else
   echo "no libtorch found (see ../shared/yardstick/README.md): microtorch only" >&2
 fi
 
+jax_python=""
+if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import jax' 2>/dev/null; then jax_python=$venv/bin/python; fi
+
 out=$(mktemp -d)
 busy_pid=""
 cleanup() {
@@ -62,11 +69,24 @@ fi
 
 min_time=${BENCH_MIN_TIME:-0.3}
 for round in $(seq "$rounds"); do
-  for threads in 1 default; do
-    if [ "$threads" = default ]; then env_threads=(env -u MT_NUM_THREADS); else env_threads=(env MT_NUM_THREADS=1); fi
-    "${env_threads[@]}" "$mt_bench" --benchmark_filter="$filter" --benchmark_min_time="$min_time" \
-      --benchmark_format=json >"$out/mt-$threads-$round.json" 2>/dev/null
+  for config in 1 default taskset prescott ${MT_BENCH_BEFORE:+before beforeprescott}; do
+    bench=$mt_bench
+    case "$config" in
+      1) launch=(env MT_NUM_THREADS=1) ;;
+      default) launch=(env -u MT_NUM_THREADS) ;;
+      taskset) launch=(env -u MT_NUM_THREADS taskset -c 0) ;;
+      prescott) launch=(env -u MT_NUM_THREADS OPENBLAS_CORETYPE=Prescott) ;;
+      before) launch=(env -u MT_NUM_THREADS); bench=$MT_BENCH_BEFORE ;;
+      beforeprescott) launch=(env -u MT_NUM_THREADS OPENBLAS_CORETYPE=Prescott); bench=$MT_BENCH_BEFORE ;;
+    esac
+    "${launch[@]}" "$bench" --benchmark_filter="$filter" --benchmark_min_time="$min_time" \
+      --benchmark_format=json >"$out/mt-$config-$round.json" 2>/dev/null
   done
+  if [ -n "$jax_python" ]; then
+    for cpus in 0 0,1; do
+      taskset -c "$cpus" "$jax_python" scripts/jax_bench.py --repeats 3 >"$out/jax-${cpus//,/}-$round.txt"
+    done
+  fi
   if [ -n "$yardstick" ]; then
     for threads in 1 2; do
       YARDSTICK_THREADS=$threads OMP_NUM_THREADS=$threads "$yardstick" --benchmark_filter="$filter" \
@@ -80,22 +100,35 @@ python3 - "$out" "$busy" <<'EOF'
 import glob, json, os, statistics, sys
 out, busy = sys.argv[1], sys.argv[2] == "1"
 scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
-runs = {}  # (impl-threads, name) -> [microseconds]
+runs = {}  # (config, name) -> [microseconds]; config: mt-default, lt-2, jax-01...
 for path in glob.glob(os.path.join(out, "*.json")):
     config = "-".join(os.path.basename(path).split("-")[:2])
     for b in json.load(open(path))["benchmarks"]:
         name = b["name"].removesuffix("/real_time")
         runs.setdefault((config, name), []).append(b["real_time"] * scale[b["time_unit"]])
-names = sorted({n for _, n in runs}, key=lambda n: (n.split("/")[0], int(n.split("/")[1]) if "/" in n else 0))
+for path in glob.glob(os.path.join(out, "jax-*.txt")):
+    config = "-".join(os.path.basename(path).split("-")[:2])
+    for line in open(path):
+        name, us = line.split()
+        runs.setdefault((config, name), []).append(float(us))
+names = sorted({n for c, n in runs if c.startswith("mt-")},
+               key=lambda n: (n.split("/")[0], int(n.split("/")[1]) if "/" in n else 0))
 med = lambda c, n: statistics.median(runs[(c, n)]) if (c, n) in runs else None
+best = lambda *vs: min((v for v in vs if v is not None), default=None)
 fmt = lambda v: f"{v:.2f}" if v is not None and v < 10 else (f"{v:.1f}" if v is not None else "")
 ratio = lambda a, b: f"{a / b:.2f}x" if a is not None and b is not None else ""
+before = any(c == "mt-before" for c, _ in runs)
 print(f"medians (us per iteration) of {len(glob.glob(os.path.join(out, 'mt-1-*.json')))} rounds, "
       f"{'with' if busy else 'without'} a competing busy process")
-print("| benchmark | mt 1 thread | mt default | default / 1 thread | libtorch 1 | libtorch 2 | mt default / best libtorch |")
-print("|---|---|---|---|---|---|---|")
+columns = ["mt 1 thread", "mt default", "default / 1 thread", "mt taskset -c 0", "mt OpenBLAS forced Prescott"]
+columns += ["before, default", "before, forced Prescott"] if before else []
+columns += ["libtorch 1", "libtorch 2", "JAX jit 1 CPU", "JAX jit 2 CPUs", "mt default / best peer"]
+print("| benchmark | " + " | ".join(columns) + " |")
+print("|---" * (len(columns) + 1) + "|")
 for n in names:
-    m1, md, l1, l2 = med("mt-1", n), med("mt-default", n), med("lt-1", n), med("lt-2", n)
-    best = min(v for v in (l1, l2) if v is not None) if l1 is not None or l2 is not None else None
-    print(f"| {n} | {fmt(m1)} | {fmt(md)} | {ratio(md, m1)} | {fmt(l1)} | {fmt(l2)} | {ratio(md, best)} |")
+    m1, md, mt, mp, b, bp = (med(f"mt-{c}", n) for c in ("1", "default", "taskset", "prescott", "before", "beforeprescott"))
+    l1, l2, j1, j2 = med("lt-1", n), med("lt-2", n), med("jax-0", n), med("jax-01", n)
+    cells = [fmt(m1), fmt(md), ratio(md, m1), fmt(mt), fmt(mp)] + ([fmt(b), fmt(bp)] if before else [])
+    cells += [fmt(l1), fmt(l2), fmt(j1), fmt(j2), ratio(md, best(l1, l2, j1, j2))]
+    print(f"| {n} | " + " | ".join(cells) + " |")
 EOF
