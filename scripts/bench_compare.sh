@@ -35,7 +35,8 @@ mt_bench=$(find "$build" -name microtorch_bench -type f -perm -u+x | head -n 1)
 wheel=${TORCH_WHEEL_DIR:-}
 venv=${TORCH_VENV:-/tmp/tvenv}
 if [ -z "$wheel" ] && [ -x "$venv/bin/python" ]; then
-  wheel=$("$venv/bin/python" -c 'import os, torch; print(os.path.dirname(torch.__file__))' 2>/dev/null || true)
+  # The folder itself, not `import torch`: the wheel may be installed without its Python dependencies.
+  wheel=$(ls -d "$venv"/lib/python3*/site-packages/torch 2>/dev/null | head -n 1)
 fi
 yardstick=""
 if [ -n "$wheel" ]; then
@@ -115,7 +116,7 @@ names = sorted({n for c, n in runs if c.startswith("mt-")},
                key=lambda n: (n.split("/")[0], int(n.split("/")[1]) if "/" in n else 0))
 med = lambda c, n: statistics.median(runs[(c, n)]) if (c, n) in runs else None
 best = lambda *vs: min((v for v in vs if v is not None), default=None)
-fmt = lambda v: f"{v:.2f}" if v is not None and v < 10 else (f"{v:.1f}" if v is not None else "")
+fmt = lambda v: "" if v is None else f"{v:.1f}" if v >= 10 else f"{v:.3g}"
 ratio = lambda a, b: f"{a / b:.2f}x" if a is not None and b is not None else ""
 before = any(c == "mt-before" for c, _ in runs)
 print(f"medians (us per iteration) of {len(glob.glob(os.path.join(out, 'mt-1-*.json')))} rounds, "

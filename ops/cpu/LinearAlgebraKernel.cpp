@@ -404,11 +404,14 @@ void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Te
     if (first.blas_threads > 1) return first.run();
   }
 #endif
-  // Large products get up to kChunksPerThread blocks per thread, so that a worker that loses its core in
-  // the middle of one holds the caller up for that block only; each block stays large enough for the
-  // GEMM to run at full speed.
-  const int64_t splits = (serial || batch % threads == 0)
-                             ? 1
+  // Where other threads compete for the cores, large products get up to kChunksPerThread blocks per
+  // thread, so that a worker that loses its core in the middle of one holds the caller up for that block
+  // only; each block stays large enough for the GEMM to run at full speed. On free cores, one block per
+  // thread: every block packs its own copy of the operand the blocks share (8 blocks of a 512^3 float
+  // product ran 1.6x faster than one thread, 2 blocks 1.9x).
+  const int64_t splits = serial || batch % threads == 0 ? 1
+                         : work < 2 * kGemmBlockWork || runnable_elsewhere() == 0
+                             ? threads
                              : std::clamp<int64_t>(work / kGemmBlockWork, threads, int64_t{threads} * kChunksPerThread);
   const bool by_cols = n >= m;
   const int64_t extent = by_cols ? n : m;

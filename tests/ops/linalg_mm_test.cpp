@@ -1,6 +1,7 @@
 // mm and addmm against a naive double-precision triple loop: every dtype, every input and output layout
 // (transposed, padded, stepped, broadcast), products large enough to be split across threads, zero-size
 // dims, out= and in-place forms, and every error.
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -102,14 +103,18 @@ TEST(LinalgMm, WritesIntoStridedOutputsAndLeavesGapsAlone) {
   }
 }
 
+// Products split into one block per thread, and (from 2^25 multiply-adds, while other threads compete for
+// the cores) into several blocks per thread.
 TEST(LinalgMm, LargeProductsGiveTheSameResultOnOneThread) {
-  const Tensor a = random_tensor({256, 200}, kFloat32, 3), b = random_tensor({200, 300}, kFloat32, 4);
-  const std::vector<double> expected = naive_addmm(a, b);
-  expect_values_near(mt::mm(a, b), expected, 0);
-  const int threads = get_num_threads();
-  set_num_threads(1);
-  expect_values_near(mt::mm(a, b), expected, 0);
-  set_num_threads(threads);
+  for (const auto& [m, k, n] : {std::array<int64_t, 3>{256, 200, 300}, std::array<int64_t, 3>{520, 256, 300}}) {
+    const Tensor a = random_tensor({m, k}, kFloat32, 3), b = random_tensor({k, n}, kFloat32, 4);
+    const std::vector<double> expected = naive_addmm(a, b);
+    expect_values_near(mt::mm(a, b), expected, 0);
+    const int threads = get_num_threads();
+    set_num_threads(1);
+    expect_values_near(mt::mm(a, b), expected, 0);
+    set_num_threads(threads);
+  }
 }
 
 TEST(LinalgMm, SixteenBitTypesSumInFloat) {
