@@ -23,8 +23,9 @@ namespace mt {
 namespace {
 
 #if defined(__x86_64__)
-bool cpu_has(std::initializer_list<bool> features) {
-  return std::all_of(features.begin(), features.end(), [](bool f) { return f; });
+// __builtin_cpu_supports's answers: nonzero where the CPU has the feature.
+bool cpu_has(std::initializer_list<int> features) {
+  return std::all_of(features.begin(), features.end(), [](int f) { return f != 0; });
 }
 #endif
 
@@ -43,22 +44,23 @@ int openblas_core_level(std::string_view core) {
 }
 
 #ifdef MT_WITH_DNNL
-// oneDNN's name for the instruction set its kernels were compiled for, and that set's level.
+// oneDNN's name for the instruction set it compiles its kernels for (float32 GEMM takes the AVX-512 part of
+// avx512_core_amx), and that set's level.
 struct DnnlIsa {
   const char* name;
   int level;
 };
 DnnlIsa dnnl_isa() {
   switch (dnnl_get_effective_cpu_isa()) {
-    case dnnl_cpu_isa_sse41: return {"SSE4.1", 2};
-    case dnnl_cpu_isa_avx: return {"AVX", 2};
-    case dnnl_cpu_isa_avx2: return {"AVX2", 3};
-    case dnnl_cpu_isa_avx2_vnni: return {"AVX2-VNNI", 3};
-    case dnnl_cpu_isa_avx512_core: return {"AVX-512", 4};
-    case dnnl_cpu_isa_avx512_core_vnni: return {"AVX-512 VNNI", 4};
-    case dnnl_cpu_isa_avx512_core_bf16: return {"AVX-512 BF16", 4};
-    case dnnl_cpu_isa_avx512_core_amx: return {"AVX-512 AMX", 4};
-    default: return {"generic", 1};
+    case dnnl_cpu_isa_sse41: return {"sse41", 2};
+    case dnnl_cpu_isa_avx: return {"avx", 2};
+    case dnnl_cpu_isa_avx2: return {"avx2", 3};
+    case dnnl_cpu_isa_avx2_vnni: return {"avx2_vnni", 3};
+    case dnnl_cpu_isa_avx512_core: return {"avx512_core", 4};
+    case dnnl_cpu_isa_avx512_core_vnni: return {"avx512_core_vnni", 4};
+    case dnnl_cpu_isa_avx512_core_bf16: return {"avx512_core_bf16", 4};
+    case dnnl_cpu_isa_avx512_core_amx: return {"avx512_core_amx", 4};
+    default: return {"no JIT", 1};
   }
 }
 #endif
@@ -120,7 +122,7 @@ std::string engine_detail(ScalarType dtype) {
     case GemmEngine::kOneDNN:
 #ifdef MT_WITH_DNNL
       out << ' ' << dnnl_version()->major << '.' << dnnl_version()->minor << '.' << dnnl_version()->patch << ", "
-          << dnnl_isa().name << " kernels";
+          << "kernels compiled for " << dnnl_isa().name;
 #endif
       break;
     case GemmEngine::kOpenBLAS:
@@ -210,7 +212,7 @@ std::string show_config() {
       << "  CPU: " << cpu_model_name() << ", " << level_name(cpu_x86_64_level()) << '\n'
       << "  Matrix products: float32 on " << engine_detail(kFloat32) << "; float64 on " << engine_detail(kFloat64)
       << "; 16-bit floats and integers on " << engine_detail(kInt64) << '\n'
-      << "  Threads: " << get_num_threads() << " (of " << available_cpus() << " CPUs this process may use"
+      << "  Threads: " << get_num_threads() << " (CPUs this process may use: " << available_cpus()
       << (std::getenv("MT_NUM_THREADS") ? "; MT_NUM_THREADS is set" : "") << ")\n";
   return out.str();
 }

@@ -4,9 +4,12 @@
 // that reads every operand through its strides. dot is a two-pass reduction, so every dtype sums alike
 // and the result lands in the device tensor without a pointer-mode switch on the shared handle.
 #include <cublas_v2.h>
+#include <dlfcn.h>
 
 #include <array>
 #include <mutex>
+#include <string>
+#include <type_traits>
 
 #include "ops/Copy.h"
 #include "ops/LinearAlgebra.h"
@@ -21,9 +24,44 @@ using cuda::current_stream;
 using cuda::kNumThreads;
 using cuda::num_blocks;
 
+// The cuBLAS functions the products call, loaded with cuBLAS on the first product on a GPU rather than
+// with the library: mapping cuBLAS (and the cuBLASLt it loads) adds about 150 MB to the resident memory of
+// every process, one that never touches a GPU too.
+struct Cublas {
+  decltype(&cublasCreate_v2) create;
+  decltype(&cublasSetMathMode) set_math_mode;
+  decltype(&cublasSetStream_v2) set_stream;
+  decltype(&cublasGetStatusString) status_string;
+  decltype(&cublasGemmEx_64) gemm;
+  decltype(&cublasGemmStridedBatchedEx_64) gemm_strided_batched;
+};
+
+const Cublas& cublas() {
+  static const Cublas api = [] {
+    // By its soname (the library's run path, then the system's), else from the toolkit it was built with.
+    const std::string soname = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
+    void* lib = dlopen(soname.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) lib = dlopen((MT_CUDA_LIBRARY_DIR "/" + soname).c_str(), RTLD_NOW | RTLD_LOCAL);
+    MT_CHECK(lib != nullptr, "CUDA matrix products need cuBLAS (", soname, "), which could not be loaded: ", dlerror());
+    Cublas loaded{};
+    const auto resolve = [&](auto& fn, const char* name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+      MT_CHECK(fn != nullptr, "cuBLAS (", soname, ") has no ", name);
+    };
+    resolve(loaded.create, "cublasCreate_v2");
+    resolve(loaded.set_math_mode, "cublasSetMathMode");
+    resolve(loaded.set_stream, "cublasSetStream_v2");
+    resolve(loaded.status_string, "cublasGetStatusString");
+    resolve(loaded.gemm, "cublasGemmEx_64");
+    resolve(loaded.gemm_strided_batched, "cublasGemmStridedBatchedEx_64");
+    return loaded;
+  }();
+  return api;
+}
+
 [[noreturn, gnu::cold, gnu::noinline]] void throw_cublas_error(cublasStatus_t status, const char* expr,
                                                                const char* file, int line) {
-  detail::throw_error<RuntimeError>("cuBLAS error: ", expr, " failed: ", cublasGetStatusString(status), " at ", file,
+  detail::throw_error<RuntimeError>("cuBLAS error: ", expr, " failed: ", cublas().status_string(status), " at ", file,
                                     ":", line);
 }
 
@@ -46,13 +84,13 @@ cublasHandle_t cublas_handle() {
   MT_CHECK(device < kMaxDevices, "cuBLAS handles: device ", device, " is beyond the ", kMaxDevices, " supported");
   std::call_once(created[device], [&] {
     cublasHandle_t h = nullptr;
-    MT_CUBLAS_CHECK(cublasCreate(&h));
+    MT_CUBLAS_CHECK(cublas().create(&h));
     // Default math: float32 GEMMs stay in full float32 (no TF32); 16-bit GEMMs use the tensor cores.
     // Split-K partial sums of 16-bit GEMMs stay in float too, as on the CPU, where each result is
     // rounded once.
-    MT_CUBLAS_CHECK(cublasSetMathMode(
+    MT_CUBLAS_CHECK(cublas().set_math_mode(
         h, static_cast<cublasMath_t>(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)));
-    MT_CUBLAS_CHECK(cublasSetStream(h, current_stream()));
+    MT_CUBLAS_CHECK(cublas().set_stream(h, current_stream()));
     handles[device] = h;
   });
   return handles[device];
@@ -136,11 +174,11 @@ void blas_gemm(const Tensor& c, const Tensor& a, const Tensor& b, opmath_t<T> al
   constexpr cublasComputeType_t compute = std::is_same_v<T, double> ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
   cublasHandle_t handle = cublas_handle();
   if (batch == 1) {
-    MT_CUBLAS_CHECK(cublasGemmEx_64(handle, x.op, y.op, cm.rows, cm.cols, am.cols, &alpha, x.data, type, x.ld, y.data,
-                                    type, y.ld, &beta, cm.data, type, cm.col_major_ld(), compute, CUBLAS_GEMM_DEFAULT));
+    MT_CUBLAS_CHECK(cublas().gemm(handle, x.op, y.op, cm.rows, cm.cols, am.cols, &alpha, x.data, type, x.ld, y.data, type,
+                                  y.ld, &beta, cm.data, type, cm.col_major_ld(), compute, CUBLAS_GEMM_DEFAULT));
   } else {
     // A batch stride of 0 (an expanded operand) reads one matrix for every entry.
-    MT_CUBLAS_CHECK(cublasGemmStridedBatchedEx_64(
+    MT_CUBLAS_CHECK(cublas().gemm_strided_batched(
         handle, x.op, y.op, cm.rows, cm.cols, am.cols, &alpha, x.data, type, x.ld, x.batch_stride, y.data, type, y.ld,
         y.batch_stride, &beta, cm.data, type, cm.col_major_ld(), cm.batch_stride, batch, compute, CUBLAS_GEMM_DEFAULT));
   }
