@@ -185,8 +185,29 @@ int runnable_others(int awake) {
 // kernel counts no free core for them (a busy process): they would miss the region.
 class ThreadPool {
  public:
+  // Where the pool spans the process's affinity mask (no cgroup quota below it), each worker is pinned to a
+  // CPU of its own, the mask's last ones: left free, the kernel woke workers on the caller's CPU (its
+  // wake-up affinity) and they ran their chunks only after the caller's, and the late verdicts (see judge)
+  // kept an idle pool serial. Under a quota the mask is the host's, which other processes share: nothing is
+  // pinned. The caller never is; under contention the verdicts still take the workers out.
   explicit ThreadPool(int workers) {
-    for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+    cpu_set_t allowed;
+    const bool pin = sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) == workers + 1;
+    std::vector<int> cpus;
+    for (int c = 0; pin && c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+    for (int i = 0; i < workers; ++i) {
+      const int cpu = pin ? cpus[cpus.size() - 1 - i] : -1;
+      threads_.emplace_back([this, cpu] {
+        if (cpu >= 0) {
+          cpu_set_t one;
+          CPU_ZERO(&one);
+          CPU_SET(cpu, &one);
+          sched_setaffinity(0, sizeof one, &one);
+        }
+        work();
+      });
+    }
   }
   ~ThreadPool() {
     {
