@@ -67,11 +67,19 @@ constexpr auto kFreeCheck = std::chrono::milliseconds(1);
 
 int online_cpus() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
-// The CPUs in this thread's affinity mask (taskset, a cpuset), read when the library loads.
-int affinity_cpus() {
+// The CPUs in this thread's affinity mask (taskset, a cpuset), or none where it cannot be read.
+std::vector<int> affinity_mask() {
   cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return online_cpus();
-  return std::max(1, CPU_COUNT(&set));
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
+int affinity_cpus() {
+  const auto cpus = affinity_mask().size();
+  return cpus ? static_cast<int>(cpus) : online_cpus();
 }
 
 // A cgroup's CPU quota in CPUs (quota / period, rounded up), or 0 where it sets none: cgroup v2's cpu.max
@@ -191,11 +199,8 @@ class ThreadPool {
   // kept an idle pool serial. Under a quota the mask is the host's, which other processes share: nothing is
   // pinned. The caller never is; under contention the verdicts still take the workers out.
   explicit ThreadPool(int workers) {
-    cpu_set_t allowed;
-    const bool pin = sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) == workers + 1;
-    std::vector<int> cpus;
-    for (int c = 0; pin && c < CPU_SETSIZE; ++c)
-      if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+    const std::vector<int> cpus = affinity_mask();
+    const bool pin = cpus.size() == static_cast<size_t>(workers) + 1;
     for (int i = 0; i < workers; ++i) {
       const int cpu = pin ? cpus[cpus.size() - 1 - i] : -1;
       threads_.emplace_back([this, cpu] {
