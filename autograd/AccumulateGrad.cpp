@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "autograd/GradMode.h"
-#include "ops/Functions.h"
+#include "ops/api/max.h"
 #include "ops/TensorOperators.h"
 
 namespace mt::autograd {

@@ -1,7 +1,7 @@
 #include "autograd/CopySlices.h"
 
 #include "autograd/derivatives/AsStridedBackward.h"
-#include "ops/Functions.h"
+#include "ops/api/as_strided.h"
 
 namespace mt::autograd {
 

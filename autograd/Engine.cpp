@@ -7,7 +7,6 @@
 
 #include "autograd/AccumulateGrad.h"
 #include "autograd/GradMode.h"
-#include "ops/Functions.h"
 #include "ops/TensorOperators.h"
 
 namespace mt::autograd {

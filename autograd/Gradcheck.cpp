@@ -5,7 +5,10 @@
 #include "autograd/AutogradMeta.h"
 #include "ops/Factories.h"
 #include "tensor/Generator.h"
-#include "ops/Functions.h"
+#include "ops/api/cat.h"
+#include "ops/api/randn.h"
+#include "ops/api/std.h"
+#include "ops/api/zeros.h"
 
 namespace mt::autograd {
 

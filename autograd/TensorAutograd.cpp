@@ -3,8 +3,7 @@
 #include "autograd/Autograd.h"
 #include "autograd/AutogradMeta.h"
 #include "dispatch/Library.h"
-#include "ops/Functions.h"
-#include "ops/Operators.h"
+#include "ops/api/detach_ops.h"
 #include "ops/TensorOperators.h"
 
 namespace mt {

@@ -1,7 +1,11 @@
 #pragma once
 // The examples' task: three interleaved noisy spirals (generated deterministically from a seed) and the
 // 2-64-64-3 MLP that learns to tell them apart.
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
+#include <ops/api/arange.h>
+#include <ops/api/rand.h>
+#include <ops/api/randn.h>
+#include <ops/api/stack.h>
 
 #include <memory>
 

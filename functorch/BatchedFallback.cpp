@@ -14,7 +14,8 @@
 #include "functorch/BatchedTensorImpl.h"
 #include "functorch/VmapInterpreter.h"
 #include "functorch/batching/BatchingHelpers.h"
-#include "ops/Functions.h"
+#include "ops/api/stack.h"
+#include "ops/api/t.h"
 
 namespace mt::functorch {
 

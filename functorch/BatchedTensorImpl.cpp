@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "ops/Functions.h"
+#include "ops/api/movedim.h"
 #include "tensor/SmallVector.h"
 
 namespace mt::functorch {

@@ -18,7 +18,10 @@
 #include "functorch/TensorWrapper.h"
 #include "functorch/Vmap.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/eye.h"
+#include "ops/api/movedim.h"
+#include "ops/api/std.h"
+#include "ops/api/zeros_like.h"
 
 namespace mt::detail {
 

@@ -7,7 +7,9 @@
 
 #include "functorch/BatchedTensorImpl.h"
 #include "functorch/VmapInterpreter.h"
-#include "ops/Functions.h"
+#include "ops/api/any.h"
+#include "ops/api/cat.h"
+#include "ops/api/movedim.h"
 #include "tensor/Generator.h"
 
 namespace mt {

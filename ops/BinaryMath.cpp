@@ -4,7 +4,8 @@
 
 #include "dispatch/Library.h"
 #include "ops/BinaryOps.h"
-#include "ops/Functions.h"
+#include "ops/api/copysign.h"
+#include "ops/api/xlogy.h"
 #include "ops/PointwiseIterators.h"
 
 namespace mt {

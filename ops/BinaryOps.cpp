@@ -1,8 +1,15 @@
 #include "ops/BinaryOps.h"
 
 #include "dispatch/Library.h"
-#include "ops/Functions.h"
-#include "ops/Operators.h"
+#include "ops/api/add.h"
+#include "ops/api/any_ops.h"
+#include "ops/api/div.h"
+#include "ops/api/eq_ops.h"
+#include "ops/api/fmod.h"
+#include "ops/api/mul.h"
+#include "ops/api/remainder.h"
+#include "ops/api/sub.h"
+#include "ops/api/t.h"
 
 namespace mt {
 

@@ -6,7 +6,12 @@
 
 #include "dispatch/Library.h"
 #include "ops/BinaryOps.h"
-#include "ops/Functions.h"
+#include "ops/api/bitwise_and.h"
+#include "ops/api/bitwise_left_shift.h"
+#include "ops/api/bitwise_not.h"
+#include "ops/api/bitwise_or.h"
+#include "ops/api/bitwise_right_shift.h"
+#include "ops/api/bitwise_xor.h"
 #include "ops/PointwiseIterators.h"
 
 namespace mt {

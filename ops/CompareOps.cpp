@@ -4,7 +4,13 @@
 
 #include "dispatch/Library.h"
 #include "ops/BinaryOps.h"
-#include "ops/Functions.h"
+#include "ops/api/eq.h"
+#include "ops/api/ge.h"
+#include "ops/api/gt.h"
+#include "ops/api/le.h"
+#include "ops/api/logical_not.h"
+#include "ops/api/lt.h"
+#include "ops/api/ne.h"
 #include "ops/PointwiseIterators.h"
 
 namespace mt {

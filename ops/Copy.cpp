@@ -1,7 +1,8 @@
 #include "ops/Copy.h"
 
 #include "dispatch/Library.h"
-#include "ops/Operators.h"
+#include "ops/api/copy_ops.h"
+#include "ops/api/empty_strided_ops.h"
 #include "ops/TensorIterator.h"
 #include "ops/Views.h"
 

@@ -4,7 +4,8 @@
 
 #include "dispatch/Library.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/bernoulli.h"
+#include "ops/api/empty_like.h"
 
 namespace mt {
 

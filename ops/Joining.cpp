@@ -1,7 +1,10 @@
 // cat and the compositions built on it and on the views: stack, repeat.
 #include "dispatch/Library.h"
 #include "ops/TensorIterator.h"
-#include "ops/Functions.h"
+#include "ops/api/cat.h"
+#include "ops/api/repeat.h"
+#include "ops/api/stack.h"
+#include "ops/api/t.h"
 #include "ops/Views.h"
 #include "ops/Factories.h"
 #include "tensor/TypePromotion.h"

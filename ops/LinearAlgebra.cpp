@@ -4,7 +4,10 @@
 
 #include "dispatch/Library.h"
 #include "ops/TensorIterator.h"
-#include "ops/Functions.h"
+#include "ops/api/addmm.h"
+#include "ops/api/bmm.h"
+#include "ops/api/dot.h"
+#include "ops/api/mm.h"
 
 namespace mt {
 

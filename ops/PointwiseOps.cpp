@@ -2,7 +2,10 @@
 
 #include "dispatch/Library.h"
 #include "ops/BinaryOps.h"
-#include "ops/Functions.h"
+#include "ops/api/clamp.h"
+#include "ops/api/maximum.h"
+#include "ops/api/minimum.h"
+#include "ops/api/pow.h"
 #include "ops/PointwiseIterators.h"
 #include "ops/WhereFill.h"
 #include "tensor/TypePromotion.h"

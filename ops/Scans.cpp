@@ -5,7 +5,9 @@
 #include "dispatch/Library.h"
 #include "ops/Copy.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/cumprod.h"
+#include "ops/api/cumsum.h"
+#include "ops/api/empty_like.h"
 #include "ops/Scans.h"
 
 namespace mt {

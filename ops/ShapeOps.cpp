@@ -3,7 +3,21 @@
 // autograd, vmap and every backend get them from the primitives; but for unbind and split (see below).
 // And contiguous (see below).
 #include "dispatch/Library.h"
-#include "ops/Functions.h"
+#include "ops/api/chunk.h"
+#include "ops/api/contiguous.h"
+#include "ops/api/empty.h"
+#include "ops/api/expand_as.h"
+#include "ops/api/flatten.h"
+#include "ops/api/movedim.h"
+#include "ops/api/narrow.h"
+#include "ops/api/reshape.h"
+#include "ops/api/reshape_as.h"
+#include "ops/api/split.h"
+#include "ops/api/split_with_sizes.h"
+#include "ops/api/t.h"
+#include "ops/api/unbind.h"
+#include "ops/api/unflatten.h"
+#include "ops/api/view_as.h"
 #include "ops/Views.h"
 #include "ops/Factories.h"
 

@@ -3,7 +3,10 @@
 #include "ops/SoftMax.h"
 
 #include "dispatch/Library.h"
-#include "ops/Functions.h"
+#include "ops/api/_log_softmax.h"
+#include "ops/api/_softmax.h"
+#include "ops/api/log_softmax.h"
+#include "ops/api/softmax.h"
 
 namespace mt {
 

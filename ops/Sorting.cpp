@@ -5,7 +5,7 @@
 
 #include "dispatch/Library.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/empty_like.h"
 #include "ops/Sorting.h"
 
 namespace mt {

@@ -3,8 +3,11 @@
 // _to_copy is CompositeExplicitAutograd, a new tensor from the factories plus copy_, so it serves every
 // backend and later carries its own derivative.
 #include "dispatch/Library.h"
-#include "ops/Functions.h"
-#include "ops/Operators.h"
+#include "ops/api/_to_copy_ops.h"
+#include "ops/api/empty_ops.h"
+#include "ops/api/empty_strided_ops.h"
+#include "ops/api/to.h"
+#include "ops/api/type_as.h"
 #include "ops/Views.h"
 
 namespace mt {

@@ -1,6 +1,8 @@
 #include "ops/TensorOperators.h"
 
 #include "ops/BinaryOps.h"
+#include "ops/api/div.h"
+#include "ops/api/mul.h"
 
 namespace mt {
 

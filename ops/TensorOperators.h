@@ -1,6 +1,24 @@
 #pragma once
 // C++ operators on tensors, as Python's: a + b, 3 - a, a * 2, -a, a / b, a % 2, a < b, ~mask, x << 3 ...
-#include "ops/Functions.h"
+#include "ops/api/add.h"
+#include "ops/api/bitwise_and.h"
+#include "ops/api/bitwise_left_shift.h"
+#include "ops/api/bitwise_not.h"
+#include "ops/api/bitwise_or.h"
+#include "ops/api/bitwise_right_shift.h"
+#include "ops/api/bitwise_xor.h"
+#include "ops/api/div.h"
+#include "ops/api/eq.h"
+#include "ops/api/ge.h"
+#include "ops/api/gt.h"
+#include "ops/api/le.h"
+#include "ops/api/lt.h"
+#include "ops/api/mul.h"
+#include "ops/api/ne.h"
+#include "ops/api/neg.h"
+#include "ops/api/remainder.h"
+#include "ops/api/rsub.h"
+#include "ops/api/sub.h"
 
 namespace mt {
 

@@ -12,7 +12,17 @@
 #include <string>
 
 #include "dispatch/Library.h"
-#include "ops/Functions.h"
+#include "ops/api/as_strided.h"
+#include "ops/api/clone.h"
+#include "ops/api/diagonal.h"
+#include "ops/api/expand.h"
+#include "ops/api/permute.h"
+#include "ops/api/select.h"
+#include "ops/api/slice.h"
+#include "ops/api/squeeze.h"
+#include "ops/api/transpose.h"
+#include "ops/api/unsqueeze.h"
+#include "ops/api/view.h"
 #include "ops/Views.h"
 
 namespace mt {

@@ -3,7 +3,10 @@
 #include "dispatch/Library.h"
 #include "ops/BinaryOps.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/full_like.h"
+#include "ops/api/masked_fill.h"
+#include "ops/api/t.h"
+#include "ops/api/where.h"
 #include "ops/PointwiseIterators.h"
 #include "tensor/TypePromotion.h"
 

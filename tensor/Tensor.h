@@ -99,7 +99,7 @@ class Tensor {
   void retain_grad() const;
 
   // The operator methods (t.add(u), t.mul_(2), ...), generated from ops/native_functions/*.txt and
-  // defined in ops/TensorMethodsImpl.h (included by ops/Functions.h).
+  // defined once in the library (the generated TensorMethods.cpp).
 #include "ops/TensorMethods.h"
 
  private:

@@ -5,6 +5,15 @@
 #include <functional>
 
 #include "autograd/derivatives/Formulas.h"
+#include "ops/api/elu.h"
+#include "ops/api/hardsigmoid.h"
+#include "ops/api/hardswish.h"
+#include "ops/api/hardtanh.h"
+#include "ops/api/leaky_relu.h"
+#include "ops/api/log_sigmoid.h"
+#include "ops/api/mish.h"
+#include "ops/api/softplus.h"
+#include "ops/api/where.h"
 
 namespace mt::autograd {
 

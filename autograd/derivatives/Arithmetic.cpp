@@ -2,6 +2,14 @@
 // add_, sub_, mul_, div_, remainder_, fmod_ (their node replaces self's grad_fn; a leaf that requires grad refuses
 // them).
 #include "autograd/derivatives/Formulas.h"
+#include "ops/api/add.h"
+#include "ops/api/div.h"
+#include "ops/api/fmod.h"
+#include "ops/api/mul.h"
+#include "ops/api/neg.h"
+#include "ops/api/remainder.h"
+#include "ops/api/sub.h"
+#include "ops/api/zeros.h"
 
 namespace mt::autograd {
 

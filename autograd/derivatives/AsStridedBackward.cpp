@@ -8,7 +8,10 @@
 #include <vector>
 
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/arange.h"
+#include "ops/api/full.h"
+#include "ops/api/ones_like.h"
+#include "ops/api/zeros.h"
 #include "ops/TensorOperators.h"
 
 namespace mt::autograd {

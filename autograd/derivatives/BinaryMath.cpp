@@ -4,6 +4,14 @@
 #include <utility>
 
 #include "autograd/derivatives/Formulas.h"
+#include "ops/api/atan2.h"
+#include "ops/api/copysign.h"
+#include "ops/api/hypot.h"
+#include "ops/api/logaddexp.h"
+#include "ops/api/logaddexp2.h"
+#include "ops/api/where.h"
+#include "ops/api/xlogy.h"
+#include "ops/api/zeros_like.h"
 
 namespace mt::autograd {
 

@@ -4,6 +4,11 @@
 // an integer or bool dtype is not differentiable: it records nothing and its result does not require
 // grad, as in PyTorch (x.to(kInt64), int_tensor.copy_(x)).
 #include "autograd/derivatives/Formulas.h"
+#include "ops/api/_to_copy_ops.h"
+#include "ops/api/clone.h"
+#include "ops/api/contiguous.h"
+#include "ops/api/copy.h"
+#include "ops/api/zeros_like.h"
 
 namespace mt::autograd {
 

@@ -7,9 +7,9 @@
 #include "dispatch/Library.h"
 #include "dispatch/LocalDispatchKeySet.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros.h"
 #include "ops/MemoryOverlap.h"
-#include "ops/Operators.h"
 #include "ops/TensorOperators.h"
 
 namespace mt::autograd {

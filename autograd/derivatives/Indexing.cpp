@@ -3,6 +3,16 @@
 // self use scatter_add (take: put with accumulate), so they are differentiable again. (stack and repeat
 // are compositions of these.)
 #include "autograd/derivatives/Formulas.h"
+#include "ops/api/cat.h"
+#include "ops/api/gather.h"
+#include "ops/api/index_select.h"
+#include "ops/api/put.h"
+#include "ops/api/scatter.h"
+#include "ops/api/scatter_add.h"
+#include "ops/api/take.h"
+#include "ops/api/tril.h"
+#include "ops/api/triu.h"
+#include "ops/api/zeros.h"
 
 namespace mt::autograd {
 

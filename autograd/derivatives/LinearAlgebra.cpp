@@ -1,6 +1,10 @@
 // Derivatives of the matrix products with kernels of their own: mm, bmm, addmm (and addmm_), dot (matmul, linear
 // and outer are compositions of these).
 #include "autograd/derivatives/Formulas.h"
+#include "ops/api/addmm.h"
+#include "ops/api/bmm.h"
+#include "ops/api/dot.h"
+#include "ops/api/mm.h"
 
 namespace mt::autograd {
 

@@ -3,6 +3,12 @@
 // through the op binary_cross_entropy_backward, target as PyTorch's binary_cross_entropy_target_backward)
 // and binary_cross_entropy_backward itself, for second derivatives. The other losses are compositions.
 #include "autograd/derivatives/Formulas.h"
+#include "ops/api/binary_cross_entropy.h"
+#include "ops/api/binary_cross_entropy_backward.h"
+#include "ops/api/clamp_min.h"
+#include "ops/api/nll_loss_backward.h"
+#include "ops/api/nll_loss_forward.h"
+#include "ops/api/ones.h"
 
 namespace mt::autograd {
 

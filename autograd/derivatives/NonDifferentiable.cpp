@@ -4,6 +4,17 @@
 // in autograd/Fallbacks.cpp would record a not-implemented node). The in-place forms that overwrite a
 // float tensor (eq_, logical_and_, bernoulli_...) record a node with zero gradient, as PyTorch does.
 #include "autograd/derivatives/Formulas.h"
+#include "ops/api/bernoulli_ops.h"
+#include "ops/api/eq_ops.h"
+#include "ops/api/ge_ops.h"
+#include "ops/api/gt_ops.h"
+#include "ops/api/le_ops.h"
+#include "ops/api/logical_and_ops.h"
+#include "ops/api/logical_not_ops.h"
+#include "ops/api/logical_or_ops.h"
+#include "ops/api/lt_ops.h"
+#include "ops/api/ne_ops.h"
+#include "ops/api/zeros_like.h"
 
 namespace mt::autograd {
 

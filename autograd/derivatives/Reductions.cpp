@@ -2,6 +2,22 @@
 // the gradient evenly; max.dim/min.dim send it to the returned index), var/std, norm (every p), logsumexp.
 #include "autograd/derivatives/Formulas.h"
 #include "ops/ReduceOps.h"
+#include "ops/api/amax.h"
+#include "ops/api/amin.h"
+#include "ops/api/logsumexp.h"
+#include "ops/api/max.h"
+#include "ops/api/mean.h"
+#include "ops/api/median.h"
+#include "ops/api/min.h"
+#include "ops/api/nanmedian.h"
+#include "ops/api/norm.h"
+#include "ops/api/prod.h"
+#include "ops/api/std.h"
+#include "ops/api/sum.h"
+#include "ops/api/var.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros.h"
+#include "ops/api/zeros_like.h"
 
 #include <cmath>
 

@@ -5,6 +5,13 @@
 // formulas need are recomputed from the saved input.
 
 #include "autograd/derivatives/Formulas.h"
+#include "ops/api/cummax.h"
+#include "ops/api/cummin.h"
+#include "ops/api/cumprod.h"
+#include "ops/api/cumsum.h"
+#include "ops/api/logcumsumexp.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros_like.h"
 
 namespace mt::autograd {
 namespace {

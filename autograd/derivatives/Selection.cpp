@@ -2,6 +2,13 @@
 // maximum/minimum (ties split the gradient evenly, as in PyTorch), clamp (Scalar and Tensor bounds,
 // and in place), where, masked_fill (and in place), fill_. The gradient goes where the value came from.
 #include "autograd/derivatives/Formulas.h"
+#include "ops/api/clamp.h"
+#include "ops/api/fill.h"
+#include "ops/api/masked_fill.h"
+#include "ops/api/maximum.h"
+#include "ops/api/minimum.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros_like.h"
 
 namespace mt::autograd {
 

@@ -1,6 +1,10 @@
 // Derivatives of _softmax and _log_softmax (softmax, log_softmax and the softmax-based losses are
 // compositions over these), recomputing the result from the saved input.
 #include "autograd/derivatives/Formulas.h"
+#include "ops/api/_log_softmax_ops.h"
+#include "ops/api/_softmax.h"
+#include "ops/api/log_softmax.h"
+#include "ops/api/softmax.h"
 
 namespace mt::autograd {
 

@@ -2,6 +2,8 @@
 // differentiated through it): each value's gradient goes back to the position it came from, which the
 // indices hold. They are saved: they are an integer output, which autograd never tracks.
 #include "autograd/derivatives/Formulas.h"
+#include "ops/api/sort.h"
+#include "ops/api/zeros.h"
 
 namespace mt::autograd {
 namespace {

@@ -9,6 +9,22 @@
 
 #include "autograd/derivatives/AsStridedBackward.h"
 #include "autograd/derivatives/Formulas.h"
+#include "ops/api/arange.h"
+#include "ops/api/as_strided.h"
+#include "ops/api/cat.h"
+#include "ops/api/diagonal.h"
+#include "ops/api/expand.h"
+#include "ops/api/permute.h"
+#include "ops/api/select.h"
+#include "ops/api/slice.h"
+#include "ops/api/split.h"
+#include "ops/api/split_with_sizes.h"
+#include "ops/api/squeeze.h"
+#include "ops/api/stack.h"
+#include "ops/api/transpose.h"
+#include "ops/api/unbind.h"
+#include "ops/api/unsqueeze.h"
+#include "ops/api/view.h"
 
 namespace mt::autograd {
 

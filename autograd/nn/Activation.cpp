@@ -1,6 +1,8 @@
 #include "autograd/nn/Activation.h"
 
-#include "ops/Functions.h"
+#include "ops/api/gelu.h"
+#include "ops/api/relu.h"
+#include "ops/api/std.h"
 
 namespace mt::nn {
 

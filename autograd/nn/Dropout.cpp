@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "ops/Functions.h"
+#include "ops/api/dropout.h"
 
 namespace mt::nn {
 

@@ -3,7 +3,8 @@
 #include <sstream>
 
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/embedding.h"
+#include "ops/api/randn.h"
 
 namespace mt::nn {
 

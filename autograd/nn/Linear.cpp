@@ -4,7 +4,8 @@
 #include <sstream>
 
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/linear.h"
+#include "ops/api/rand.h"
 
 namespace mt::nn {
 

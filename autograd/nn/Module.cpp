@@ -3,7 +3,6 @@
 #include <sstream>
 
 #include "autograd/GradMode.h"
-#include "ops/Functions.h"
 #include "tensor/Error.h"
 
 namespace mt::nn {

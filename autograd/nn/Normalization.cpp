@@ -3,7 +3,9 @@
 #include <sstream>
 
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/layer_norm.h"
+#include "ops/api/ones.h"
+#include "ops/api/zeros.h"
 
 namespace mt::nn {
 

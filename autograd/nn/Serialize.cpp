@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/empty.h"
+#include "ops/api/put.h"
 
 namespace mt::nn {
 

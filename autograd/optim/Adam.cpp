@@ -4,7 +4,13 @@
 
 #include "autograd/GradMode.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/add.h"
+#include "ops/api/div.h"
+#include "ops/api/empty_like.h"
+#include "ops/api/maximum.h"
+#include "ops/api/mul.h"
+#include "ops/api/sqrt.h"
+#include "ops/api/zeros_like.h"
 #include "tensor/Error.h"
 
 namespace mt::optim {

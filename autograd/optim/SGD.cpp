@@ -2,7 +2,9 @@
 
 #include "autograd/GradMode.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/add.h"
+#include "ops/api/empty_like.h"
+#include "ops/api/std.h"
 #include "tensor/Error.h"
 
 namespace mt::optim {

@@ -4,7 +4,7 @@
 #include "dispatch/MapTensors.h"
 #include "functorch/VmapInterpreter.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/empty.h"
 
 namespace mt::functorch {
 

@@ -6,7 +6,12 @@
 #include "dispatch/Library.h"
 #include "functorch/VmapInterpreter.h"
 #include "functorch/batching/BatchingHelpers.h"
-#include "ops/Functions.h"
+#include "ops/api/gather.h"
+#include "ops/api/index_select.h"
+#include "ops/api/scatter.h"
+#include "ops/api/scatter_add.h"
+#include "ops/api/view.h"
+#include "ops/api/where.h"
 #include "ops/Indexing.h"
 
 namespace mt::functorch {

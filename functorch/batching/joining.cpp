@@ -3,7 +3,6 @@
 #include "dispatch/Library.h"
 #include "functorch/VmapInterpreter.h"
 #include "functorch/batching/BatchingHelpers.h"
-#include "ops/Functions.h"
 
 namespace mt::functorch {
 

@@ -5,7 +5,11 @@
 #include "dispatch/Library.h"
 #include "functorch/VmapInterpreter.h"
 #include "functorch/batching/BatchingHelpers.h"
-#include "ops/Functions.h"
+#include "ops/api/add.h"
+#include "ops/api/matmul.h"
+#include "ops/api/mm.h"
+#include "ops/api/mul.h"
+#include "ops/api/sum.h"
 
 namespace mt::functorch {
 

@@ -5,7 +5,10 @@
 #include "functorch/VmapInterpreter.h"
 #include "functorch/batching/BatchingHelpers.h"
 #include "ops/Loss.h"
-#include "ops/Functions.h"
+#include "ops/Reduction.h"
+#include "ops/api/div.h"
+#include "ops/api/mean.h"
+#include "ops/api/sum.h"
 
 namespace mt::functorch {
 

@@ -9,7 +9,7 @@
 #include "dispatch/LocalDispatchKeySet.h"
 #include "functorch/VmapInterpreter.h"
 #include "functorch/batching/BatchingHelpers.h"
-#include "ops/Functions.h"
+#include "ops/api/where.h"
 #include "tensor/TypePromotion.h"
 
 namespace mt::functorch {

@@ -6,7 +6,7 @@
 #include "functorch/VmapInterpreter.h"
 #include "functorch/batching/BatchingHelpers.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/empty_like.h"
 
 namespace mt::functorch {
 

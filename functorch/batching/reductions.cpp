@@ -4,7 +4,16 @@
 #include "dispatch/Library.h"
 #include "functorch/VmapInterpreter.h"
 #include "functorch/batching/BatchingHelpers.h"
-#include "ops/Functions.h"
+#include "ops/api/all.h"
+#include "ops/api/amax.h"
+#include "ops/api/amin.h"
+#include "ops/api/any.h"
+#include "ops/api/mean.h"
+#include "ops/api/median.h"
+#include "ops/api/nanmedian.h"
+#include "ops/api/norm.h"
+#include "ops/api/prod.h"
+#include "ops/api/sum.h"
 
 namespace mt::functorch {
 

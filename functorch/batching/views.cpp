@@ -4,7 +4,6 @@
 #include "dispatch/Library.h"
 #include "functorch/VmapInterpreter.h"
 #include "functorch/batching/BatchingHelpers.h"
-#include "ops/Functions.h"
 
 namespace mt::functorch {
 

@@ -4,7 +4,9 @@
 
 #include "dispatch/LocalDispatchKeySet.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/arange.h"
+#include "ops/api/put.h"
+#include "ops/api/take.h"
 #include "ops/Views.h"
 
 namespace mt::functorch {

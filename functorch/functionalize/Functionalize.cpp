@@ -2,7 +2,6 @@
 
 #include "functorch/functionalize/FunctionalTensorWrapper.h"
 #include "functorch/functionalize/FunctionalizeInterpreter.h"
-#include "ops/Functions.h"
 
 namespace mt::detail {
 

@@ -15,7 +15,8 @@
 #include "dispatch/modes/FakeTensorMode.h"
 #include "functorch/functionalize/FunctionalTensorWrapper.h"
 #include "functorch/functionalize/FunctionalizeInterpreter.h"
-#include "ops/Functions.h"
+#include "ops/api/clone.h"
+#include "ops/api/take.h"
 
 namespace mt::functorch {
 

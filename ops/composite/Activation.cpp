@@ -1,7 +1,12 @@
 // The activations that are others with fixed or derived constants: selu and celu are elu, relu6 is
 // hardtanh(0, 6); glu gates one half of a dim by the sigmoid of the other.
 #include "dispatch/Library.h"
-#include "ops/Functions.h"
+#include "ops/api/celu.h"
+#include "ops/api/elu.h"
+#include "ops/api/glu.h"
+#include "ops/api/hardtanh.h"
+#include "ops/api/relu6.h"
+#include "ops/api/selu.h"
 #include "ops/TensorOperators.h"
 
 namespace mt {

@@ -2,7 +2,10 @@
 // when |a - b| <= atol + rtol |b|, or when they are equal (infinities of one sign included), or, with
 // equal_nan, both NaN. Integer inputs measure their error in the default float.
 #include "dispatch/Library.h"
-#include "ops/Functions.h"
+#include "ops/api/allclose.h"
+#include "ops/api/equal.h"
+#include "ops/api/isclose.h"
+#include "ops/api/isfinite.h"
 #include "ops/PointwiseIterators.h"
 #include "ops/TensorOperators.h"
 

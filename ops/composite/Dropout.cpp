@@ -2,7 +2,9 @@
 // the expected value is unchanged. Outside training (or for p = 0) the input itself is returned.
 #include "dispatch/Library.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/dropout.h"
+#include "ops/api/empty_like.h"
+#include "ops/api/zeros_like.h"
 #include "ops/TensorOperators.h"
 
 namespace mt {

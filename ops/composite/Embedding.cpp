@@ -2,7 +2,12 @@
 // the embedding dim. index_select checks every index before anything is read.
 #include "dispatch/Library.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/embedding.h"
+#include "ops/api/index_select.h"
+#include "ops/api/ones.h"
+#include "ops/api/ones_like.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros.h"
 #include "ops/TensorOperators.h"
 
 namespace mt {

@@ -5,7 +5,8 @@
 #include <cmath>
 
 #include "dispatch/Library.h"
-#include "ops/Functions.h"
+#include "ops/api/add.h"
+#include "ops/api/where.h"
 #include "ops/TensorOperators.h"
 
 namespace mt {

@@ -1,6 +1,10 @@
 // linear and outer: compositions of matmul/addmm and mul.
 #include "dispatch/Library.h"
-#include "ops/Functions.h"
+#include "ops/api/addmm.h"
+#include "ops/api/linear.h"
+#include "ops/api/matmul.h"
+#include "ops/api/mul.h"
+#include "ops/api/outer.h"
 
 namespace mt {
 namespace {

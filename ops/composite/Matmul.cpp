@@ -1,7 +1,11 @@
 // matmul: every rank case of PyTorch's matmul as dot, mm or bmm on views and reshapes of its arguments, so
 // that autograd, vmap and Meta get it from those ops.
 #include "dispatch/Library.h"
-#include "ops/Functions.h"
+#include "ops/api/bmm.h"
+#include "ops/api/dot.h"
+#include "ops/api/matmul.h"
+#include "ops/api/mm.h"
+#include "ops/api/mv.h"
 #include "ops/LinearAlgebra.h"
 #include "ops/TensorIterator.h"
 

@@ -2,7 +2,10 @@
 // mean and scaled by 1 / sqrt(biased variance + eps), then the optional elementwise weight and bias
 // apply. 16-bit inputs are normalised in float32 and rounded once at the end, as PyTorch's kernel does.
 #include "dispatch/Library.h"
-#include "ops/Functions.h"
+#include "ops/api/layer_norm.h"
+#include "ops/api/rsqrt.h"
+#include "ops/api/t.h"
+#include "ops/api/var.h"
 #include "ops/TensorOperators.h"
 
 namespace mt {

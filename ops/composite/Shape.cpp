@@ -2,7 +2,7 @@
 // Meta, autograd, vmap) handles it through index_select.
 #include "dispatch/Library.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/arange.h"
 #include "ops/ReduceOps.h"
 
 namespace mt {

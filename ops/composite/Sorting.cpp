@@ -9,7 +9,12 @@
 
 #include "dispatch/Library.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/argsort.h"
+#include "ops/api/full.h"
+#include "ops/api/median.h"
+#include "ops/api/nanmedian.h"
+#include "ops/api/sort.h"
+#include "ops/api/where.h"
 #include "ops/TensorOperators.h"
 
 namespace mt {

@@ -6,7 +6,16 @@
 #include "dispatch/Library.h"
 #include "ops/BinaryOps.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/isfinite.h"
+#include "ops/api/isinf.h"
+#include "ops/api/isnan.h"
+#include "ops/api/isneginf.h"
+#include "ops/api/isposinf.h"
+#include "ops/api/max.h"
+#include "ops/api/nan_to_num.h"
+#include "ops/api/ones_like.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros_like.h"
 #include "ops/TensorOperators.h"
 
 namespace mt {

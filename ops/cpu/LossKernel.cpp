@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "dispatch/Library.h"
-#include "ops/Functions.h"
+#include "ops/Reduction.h"
 #include "ops/Loss.h"
 #include "tensor/DtypeDispatch.h"
 #include "tensor/TensorImpl.h"

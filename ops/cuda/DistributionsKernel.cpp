@@ -4,7 +4,6 @@
 // host-to-device copy of self's size, where a device generator (Philox, as PyTorch's) would fill self in
 // place; for dropout masks that is a copy as large as the activation.
 #include "ops/Distributions.h"
-#include "ops/Functions.h"
 
 namespace mt {
 namespace {

@@ -7,7 +7,13 @@
 #include <tuple>
 
 #include "dispatch/Library.h"
-#include "ops/Operators.h"
+#include "ops/api/arange_ops.h"
+#include "ops/api/copy_ops.h"
+#include "ops/api/eye_ops.h"
+#include "ops/api/linspace_ops.h"
+#include "ops/api/rand_ops.h"
+#include "ops/api/randint_ops.h"
+#include "ops/api/randn_ops.h"
 #include "ops/TensorIterator.h"
 #include "ops/WhereFill.h"
 #include "tensor/cuda/CUDAContext.h"

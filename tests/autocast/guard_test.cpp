@@ -1,9 +1,13 @@
 // AutocastGuard: the TLS state it lifts and restores, nesting, enabled=false, bad devices and dtypes,
 // and the weight-cast cache's lifetime.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include "functorch/autocast/AutocastMode.h"
+#include "ops/api/mm.h"
+#include "ops/api/ones.h"
+#include "ops/api/outer.h"
+#include "ops/api/std.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // float32 inputs for lower_precision_fp, from bfloat16 inputs for fp32, from mixed ones for promote),
 // ops outside the table running unchanged, and the CUDA table's contents (no GPU is needed for those).
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include <functional>
 #include <map>
@@ -10,6 +10,28 @@
 #include <string>
 
 #include "functorch/autocast/AutocastMode.h"
+#include "ops/api/add.h"
+#include "ops/api/addmm.h"
+#include "ops/api/binary_cross_entropy.h"
+#include "ops/api/binary_cross_entropy_with_logits.h"
+#include "ops/api/bmm.h"
+#include "ops/api/cat.h"
+#include "ops/api/cross_entropy_loss.h"
+#include "ops/api/exp.h"
+#include "ops/api/l1_loss.h"
+#include "ops/api/linear.h"
+#include "ops/api/log_softmax.h"
+#include "ops/api/matmul.h"
+#include "ops/api/mm.h"
+#include "ops/api/mse_loss.h"
+#include "ops/api/nll_loss.h"
+#include "ops/api/ones.h"
+#include "ops/api/prod.h"
+#include "ops/api/rand.h"
+#include "ops/api/relu.h"
+#include "ops/api/sigmoid.h"
+#include "ops/api/stack.h"
+#include "ops/api/sum.h"
 
 namespace {
 

@@ -1,10 +1,20 @@
 // Autocast above autograd: the casts are recorded, so gradients reach float32 leaves as float32, and the
 // spirals MLP (2-64-64-3) trained under CPU bf16 autocast still learns.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include "examples/spirals.h"
 #include "functorch/autocast/AutocastMode.h"
+#include "ops/api/addmm.h"
+#include "ops/api/argmax.h"
+#include "ops/api/cross_entropy_loss.h"
+#include "ops/api/eq.h"
+#include "ops/api/matmul.h"
+#include "ops/api/mse_loss.h"
+#include "ops/api/ones.h"
+#include "ops/api/randint.h"
+#include "ops/api/randn.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -2,9 +2,15 @@
 // transforms run above and below the autocast key, whichever order the guard and the transform come
 // in), gradients of float32 inputs come back float32, and the values match the per-sample loop.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include "functorch/vmap_test_helpers.h"
+#include "ops/api/addmm.h"
+#include "ops/api/matmul.h"
+#include "ops/api/mm.h"
+#include "ops/api/randn.h"
+#include "ops/api/softmax.h"
+#include "ops/api/tanh.h"
 
 namespace {
 

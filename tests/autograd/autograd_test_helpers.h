@@ -1,7 +1,7 @@
 #pragma once
 // Helpers shared by the autograd tests (not a test file itself: only *_test.cpp are compiled). Error
 // helpers (message_of, starts_with) come from the dispatcher tests' helpers.
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include <vector>
 

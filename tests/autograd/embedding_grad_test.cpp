@@ -2,11 +2,13 @@
 // lookup's gradient by its index's count, while the forward value stays the plain lookup. Expected
 // gradients are summed by hand from the upstream gradient.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include <vector>
 
 #include "autograd_test_helpers.h"
+#include "ops/api/arange.h"
+#include "ops/api/embedding.h"
 
 namespace {
 

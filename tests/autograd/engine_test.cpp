@@ -1,7 +1,7 @@
 // The engine and the autograd metadata: leaves and .grad accumulation, diamonds, retain_graph,
 // create_graph (higher order), autograd::grad with unused inputs, hooks, detach, and the errors.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include <functional>
 #include <string>
@@ -10,6 +10,7 @@
 #include "autograd/Autograd.h"
 #include "autograd/Node.h"
 #include "autograd_test_helpers.h"
+#include "ops/api/ones.h"
 
 namespace {
 

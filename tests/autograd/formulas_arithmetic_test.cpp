@@ -3,6 +3,11 @@
 // compositions behind a scalar on the left (3 - x, 2 / x, 7 % x): hand-worked values, then finite
 // differences first and second order, away from remainder's jumps (where a / b is an integer).
 #include "formulas_test_helpers.h"
+#include "ops/api/add.h"
+#include "ops/api/remainder.h"
+#include "ops/api/rsub.h"
+#include "ops/api/sub.h"
+#include "ops/api/where.h"
 
 namespace {
 

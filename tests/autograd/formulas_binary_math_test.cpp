@@ -4,6 +4,13 @@
 #include <cmath>
 
 #include "formulas_test_helpers.h"
+#include "ops/api/atan2.h"
+#include "ops/api/copysign.h"
+#include "ops/api/fmod.h"
+#include "ops/api/hypot.h"
+#include "ops/api/logaddexp.h"
+#include "ops/api/logaddexp2.h"
+#include "ops/api/xlogy.h"
 
 namespace {
 

@@ -9,6 +9,15 @@
 #include "autograd/BackwardFunction.h"
 #include "dispatch/Library.h"
 #include "formulas_test_helpers.h"
+#include "ops/api/add.h"
+#include "ops/api/empty.h"
+#include "ops/api/exp.h"
+#include "ops/api/full_like.h"
+#include "ops/api/logical_not.h"
+#include "ops/api/ones.h"
+#include "ops/api/ones_like.h"
+#include "ops/api/zeros.h"
+#include "ops/api/zeros_like.h"
 
 namespace {
 

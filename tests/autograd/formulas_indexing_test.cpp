@@ -2,6 +2,11 @@
 // in place), take, put and tril/triu against finite differences (first and second order), with
 // hand-worked gradients for repeated indices.
 #include "formulas_test_helpers.h"
+#include "ops/api/arange.h"
+#include "ops/api/cat.h"
+#include "ops/api/ones.h"
+#include "ops/api/stack.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

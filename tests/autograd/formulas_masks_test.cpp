@@ -7,6 +7,13 @@
 #include <limits>
 
 #include "formulas_test_helpers.h"
+#include "ops/api/clamp_min.h"
+#include "ops/api/full.h"
+#include "ops/api/maximum.h"
+#include "ops/api/minimum.h"
+#include "ops/api/std.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -4,6 +4,24 @@
 #include <cmath>
 
 #include "formulas_test_helpers.h"
+#include "ops/api/addmm.h"
+#include "ops/api/binary_cross_entropy.h"
+#include "ops/api/binary_cross_entropy_backward.h"
+#include "ops/api/binary_cross_entropy_with_logits.h"
+#include "ops/api/cross_entropy_loss.h"
+#include "ops/api/full.h"
+#include "ops/api/l1_loss.h"
+#include "ops/api/layer_norm.h"
+#include "ops/api/linear.h"
+#include "ops/api/mse_loss.h"
+#include "ops/api/nll_loss.h"
+#include "ops/api/nll_loss_backward.h"
+#include "ops/api/nll_loss_forward.h"
+#include "ops/api/ones.h"
+#include "ops/api/outer.h"
+#include "ops/api/relu.h"
+#include "ops/api/std.h"
+#include "ops/api/threshold_backward.h"
 
 namespace {
 

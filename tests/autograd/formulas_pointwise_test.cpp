@@ -5,6 +5,19 @@
 #include <cmath>
 
 #include "formulas_test_helpers.h"
+#include "ops/api/clamp_max.h"
+#include "ops/api/clamp_min.h"
+#include "ops/api/copy.h"
+#include "ops/api/div.h"
+#include "ops/api/full.h"
+#include "ops/api/gelu.h"
+#include "ops/api/maximum.h"
+#include "ops/api/minimum.h"
+#include "ops/api/ones.h"
+#include "ops/api/pow.h"
+#include "ops/api/silu.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -5,6 +5,9 @@
 #include <limits>
 
 #include "formulas_test_helpers.h"
+#include "ops/api/amax.h"
+#include "ops/api/ones.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

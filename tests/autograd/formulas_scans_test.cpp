@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "formulas_test_helpers.h"
+#include "ops/api/std.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // Helpers of the derivative-formula tests (formulas_*_test.cpp): seeded float64 inputs that require
 // grad, and a check that runs gradcheck and, where second derivatives exist, gradgradcheck.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include <functional>
 #include <vector>
@@ -10,6 +10,7 @@
 #include "autograd/Gradcheck.h"
 #include "autograd/Node.h"
 #include "autograd_test_helpers.h"
+#include "ops/api/rand.h"
 
 namespace mt_test {
 

@@ -2,6 +2,7 @@
 // compositions built on them) against finite differences, first and second order, on non-contiguous
 // inputs and negative dims; node names and hand-worked gradients.
 #include "formulas_test_helpers.h"
+#include "ops/api/full.h"
 
 namespace {
 

@@ -1,11 +1,20 @@
 // Every derivative formula so far against finite differences (mt::autograd::gradcheck, float64), on
 // inputs that broadcast; and gradcheck itself catching a wrong formula.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include "autograd/BackwardFunction.h"
 #include "autograd/Gradcheck.h"
 #include "dispatch/Library.h"
+#include "ops/api/add.h"
+#include "ops/api/addmm.h"
+#include "ops/api/linear.h"
+#include "ops/api/ones.h"
+#include "ops/api/outer.h"
+#include "ops/api/rand.h"
+#include "ops/api/silu.h"
+#include "ops/api/std.h"
+#include "ops/api/sub.h"
 
 namespace {
 

@@ -1,6 +1,9 @@
 // mt::autograd::to_dot: the DOT text of a small graph, written out by hand.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
+
+#include "ops/api/dot.h"
+#include "ops/api/ones.h"
 
 namespace {
 

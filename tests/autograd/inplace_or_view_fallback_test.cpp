@@ -3,7 +3,7 @@
 // writes and records the views it returns (with their CreationMeta), as a generated kernel would; schemas
 // whose views are not between the first argument and the first return are refused with PyTorch's messages.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include <tuple>
 
@@ -11,6 +11,8 @@
 #include "autograd/InplaceOrView.h"
 #include "autograd/Node.h"
 #include "autograd_test_helpers.h"
+#include "ops/api/ones.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -1,12 +1,15 @@
 // no_grad and inference_mode: what each records, which keys tensors carry, version counters, and the
 // errors that pin down their differences.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include <string>
 
 #include "autograd/Autograd.h"
 #include "autograd_test_helpers.h"
+#include "ops/api/ones.h"
+#include "ops/api/t.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

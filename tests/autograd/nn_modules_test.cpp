@@ -2,7 +2,7 @@
 // LayerNorm and Embedding against naive references, Sequential, parameter naming and order in nested
 // modules, zero_grad, printing, and the registration errors.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include <cmath>
 #include <numbers>
@@ -11,6 +11,12 @@
 #include <vector>
 
 #include "autograd_test_helpers.h"
+#include "ops/api/mean.h"
+#include "ops/api/ones.h"
+#include "ops/api/std.h"
+#include "ops/api/t.h"
+#include "ops/api/var.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

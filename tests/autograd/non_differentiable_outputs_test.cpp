@@ -2,10 +2,13 @@
 // such a dtype records nothing and its result does not require grad; any other op that would record a
 // node for one is refused with PyTorch's message (sum(dtype=int64) of a tensor that requires grad).
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include "autograd/Node.h"
 #include "autograd_test_helpers.h"
+#include "ops/api/copy.h"
+#include "ops/api/ones.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // naive double-precision re-implementation of PyTorch's update formulas; skipped parameters; the
 // option errors; and a small training run whose loss must drop.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +12,10 @@
 #include <vector>
 
 #include "autograd_test_helpers.h"
+#include "ops/api/cross_entropy_loss.h"
+#include "ops/api/ones.h"
+#include "ops/api/randn.h"
+#include "ops/api/std.h"
 
 namespace {
 

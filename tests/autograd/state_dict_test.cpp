@@ -2,7 +2,7 @@
 // error messages, nothing copied on error), and the file format: a save/load round trip into a fresh
 // model, and missing, truncated, corrupt and mismatched files.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include <unistd.h>
 
@@ -13,6 +13,10 @@
 #include <vector>
 
 #include "autograd_test_helpers.h"
+#include "ops/api/arange.h"
+#include "ops/api/ones.h"
+#include "ops/api/randn.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

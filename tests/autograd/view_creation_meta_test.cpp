@@ -3,11 +3,17 @@
 // in-place op with grad mode on (PyTorch's messages, naming our nodes), and a refused op changes nothing.
 // Expected gradients are worked by hand.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include "autograd/Gradcheck.h"
 #include "autograd/Node.h"
 #include "autograd_test_helpers.h"
+#include "ops/api/cat.h"
+#include "ops/api/ones.h"
+#include "ops/api/rand.h"
+#include "ops/api/t.h"
+#include "ops/api/view.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

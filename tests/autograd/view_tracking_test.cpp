@@ -2,12 +2,14 @@
 // base's history (CopySlices) and views taken earlier follow the base's new history; views of leaves
 // refuse in-place writes. Expected gradients are worked by hand.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include "autograd/AutogradMeta.h"
 #include "autograd/Gradcheck.h"
 #include "autograd/Node.h"
 #include "autograd_test_helpers.h"
+#include "ops/api/rand.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

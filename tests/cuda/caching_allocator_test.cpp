@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tensor/CachingAllocatorCore.h"
+#include "ops/api/std.h"
 
 namespace {
 

@@ -9,6 +9,8 @@
 
 #ifdef MT_WITH_CUDA
 #include "tensor/cuda/CachingAllocator.h"
+#include "ops/api/empty.h"
+#include "ops/api/t.h"
 #endif
 
 namespace {

@@ -3,7 +3,7 @@
 // result computed on the GPU with the same computation on the CPU, within a tolerance per dtype.
 #include <gtest/gtest.h>
 
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -11,6 +11,7 @@
 
 #ifdef MT_WITH_CUDA
 #include "tensor/cuda/CUDAContext.h"
+#include "ops/api/std.h"
 #endif
 
 namespace mt_test {

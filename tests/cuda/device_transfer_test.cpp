@@ -7,6 +7,21 @@
 #include <vector>
 
 #include "cuda/cuda_test_helpers.h"
+#include "ops/api/arange.h"
+#include "ops/api/cross_entropy_loss.h"
+#include "ops/api/eq.h"
+#include "ops/api/eye.h"
+#include "ops/api/full.h"
+#include "ops/api/gelu.h"
+#include "ops/api/linear.h"
+#include "ops/api/linspace.h"
+#include "ops/api/mm.h"
+#include "ops/api/mul.h"
+#include "ops/api/ones.h"
+#include "ops/api/randint.h"
+#include "ops/api/randn.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -10,6 +10,21 @@
 #include <vector>
 
 #include "cuda_test_helpers.h"
+#include "ops/api/arange.h"
+#include "ops/api/bernoulli.h"
+#include "ops/api/dropout.h"
+#include "ops/api/embedding.h"
+#include "ops/api/gather.h"
+#include "ops/api/index_select.h"
+#include "ops/api/one_hot.h"
+#include "ops/api/ones.h"
+#include "ops/api/put.h"
+#include "ops/api/randint.h"
+#include "ops/api/randn.h"
+#include "ops/api/scatter.h"
+#include "ops/api/take.h"
+#include "ops/api/tril.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

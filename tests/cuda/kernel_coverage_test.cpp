@@ -2,7 +2,7 @@
 // (a CUDA build registers its kernels whether or not a device is present).
 #include <gtest/gtest.h>
 
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 #include <string>
 #include <vector>
 

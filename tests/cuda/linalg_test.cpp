@@ -11,6 +11,18 @@
 #include <vector>
 
 #include "cuda_test_helpers.h"
+#include "ops/api/addmm.h"
+#include "ops/api/bmm.h"
+#include "ops/api/dot.h"
+#include "ops/api/empty.h"
+#include "ops/api/full.h"
+#include "ops/api/linear.h"
+#include "ops/api/matmul.h"
+#include "ops/api/mm.h"
+#include "ops/api/ones.h"
+#include "ops/api/randint.h"
+#include "ops/api/randn.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

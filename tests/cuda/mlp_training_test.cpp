@@ -5,6 +5,8 @@
 
 #include "../../examples/spirals.h"
 #include "cuda/cuda_test_helpers.h"
+#include "ops/api/cross_entropy_loss.h"
+#include "ops/api/randint.h"
 
 namespace {
 

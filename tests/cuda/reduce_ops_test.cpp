@@ -10,6 +10,24 @@
 #include <vector>
 
 #include "cuda_test_helpers.h"
+#include "ops/api/all.h"
+#include "ops/api/amax.h"
+#include "ops/api/amin.h"
+#include "ops/api/any.h"
+#include "ops/api/argmax.h"
+#include "ops/api/argmin.h"
+#include "ops/api/full.h"
+#include "ops/api/logsumexp.h"
+#include "ops/api/max.h"
+#include "ops/api/mean.h"
+#include "ops/api/min.h"
+#include "ops/api/norm.h"
+#include "ops/api/prod.h"
+#include "ops/api/randint.h"
+#include "ops/api/std.h"
+#include "ops/api/sum.h"
+#include "ops/api/var.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

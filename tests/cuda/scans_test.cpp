@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "cuda_test_helpers.h"
+#include "ops/api/randint.h"
+#include "ops/api/randn.h"
 
 namespace {
 

@@ -7,6 +7,14 @@
 #include <vector>
 
 #include "cuda_test_helpers.h"
+#include "ops/api/_log_softmax.h"
+#include "ops/api/_softmax.h"
+#include "ops/api/cross_entropy_loss.h"
+#include "ops/api/log_softmax.h"
+#include "ops/api/nll_loss.h"
+#include "ops/api/randint.h"
+#include "ops/api/randn.h"
+#include "ops/api/softmax.h"
 
 namespace {
 

@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "cuda_test_helpers.h"
+#include "ops/api/randint.h"
+#include "ops/api/randn.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

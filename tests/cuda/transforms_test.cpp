@@ -4,6 +4,12 @@
 #include <vector>
 
 #include "cuda/cuda_test_helpers.h"
+#include "ops/api/cross_entropy_loss.h"
+#include "ops/api/linear.h"
+#include "ops/api/mm.h"
+#include "ops/api/randint.h"
+#include "ops/api/randn.h"
+#include "ops/api/softmax.h"
 
 namespace {
 

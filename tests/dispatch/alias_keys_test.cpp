@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "dispatch_test_helpers.h"
+#include "ops/api/empty.h"
+#include "ops/api/ones.h"
 
 using mt::DispatchKey;
 using mt::DispatchKeySet;

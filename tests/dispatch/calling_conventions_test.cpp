@@ -9,6 +9,11 @@
 #include <vector>
 
 #include "dispatch_test_helpers.h"
+#include "ops/api/empty.h"
+#include "ops/api/fill.h"
+#include "ops/api/ones.h"
+#include "ops/api/t.h"
+#include "ops/api/zeros.h"
 
 using mt::DispatchKey;
 using mt::DispatchKeySet;

@@ -12,6 +12,10 @@
 #include <vector>
 
 #include "dispatch_test_helpers.h"
+#include "ops/api/empty.h"
+#include "ops/api/ones.h"
+#include "ops/api/std.h"
+#include "ops/api/view.h"
 
 using mt::DispatchKey;
 using mt::DispatchKeySet;

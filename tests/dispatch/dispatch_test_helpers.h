@@ -12,6 +12,7 @@
 #include "dispatch/Dispatcher.h"
 #include "dispatch/Library.h"
 #include "ops/Factories.h"
+#include "ops/api/empty.h"
 
 namespace mt_test {
 

@@ -7,6 +7,8 @@
 
 #include "dispatch/LocalDispatchKeySet.h"
 #include "dispatch_test_helpers.h"
+#include "ops/api/empty.h"
+#include "ops/api/ones.h"
 
 using mt::DispatchKey;
 using mt::DispatchKeySet;

@@ -8,6 +8,7 @@
 
 #include "dispatch_test_helpers.h"
 #include "tensor/Error.h"
+#include "ops/api/std.h"
 
 namespace {
 

@@ -10,6 +10,12 @@
 #include <vector>
 
 #include "dispatch_test_helpers.h"
+#include "ops/api/full.h"
+#include "ops/api/ones.h"
+#include "ops/api/stack.h"
+#include "ops/api/std.h"
+#include "ops/api/t.h"
+#include "ops/api/zeros.h"
 
 using mt::IValue;
 using Tag = mt::IValue::Tag;

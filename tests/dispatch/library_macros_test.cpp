@@ -5,6 +5,7 @@
 #include <string>
 
 #include "dispatch_test_helpers.h"
+#include "ops/api/ones.h"
 
 using mt::DispatchKey;
 using mt::DispatchKeySet;

@@ -14,6 +14,10 @@
 
 #include "dispatch_test_helpers.h"
 #include "tensor/Allocator.h"
+#include "ops/api/empty.h"
+#include "ops/api/neg.h"
+#include "ops/api/t.h"
+#include "ops/api/zeros.h"
 
 using mt::DispatchKey;
 using mt::DispatchKeySet;

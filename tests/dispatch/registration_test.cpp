@@ -7,6 +7,10 @@
 #include <string>
 
 #include "dispatch_test_helpers.h"
+#include "ops/api/add.h"
+#include "ops/api/empty.h"
+#include "ops/api/ones.h"
+#include "ops/api/sum.h"
 
 using mt::DispatchKey;
 using mt::Library;

@@ -6,6 +6,8 @@
 
 #include "dispatch/LocalDispatchKeySet.h"
 #include "dispatch_test_helpers.h"
+#include "ops/api/ones.h"
+#include "ops/api/outer.h"
 
 using mt::DispatchKey;
 using mt::DispatchKeySet;

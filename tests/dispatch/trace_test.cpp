@@ -8,6 +8,8 @@
 #include <string>
 
 #include "dispatch_test_helpers.h"
+#include "ops/api/empty.h"
+#include "ops/api/ones.h"
 
 using mt::DispatchKey;
 using mt::DispatchKeySet;

@@ -4,11 +4,21 @@
 // input) and, for mutations_and_views, no view.
 #include <gtest/gtest.h>
 
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include "dispatch/dispatch_test_helpers.h"
 #include "dispatch/modes/DispatchMode.h"
 #include "functorch/vmap_test_helpers.h"
+#include "ops/api/add.h"
+#include "ops/api/arange.h"
+#include "ops/api/full.h"
+#include "ops/api/ne.h"
+#include "ops/api/ones.h"
+#include "ops/api/ones_like.h"
+#include "ops/api/outer.h"
+#include "ops/api/randn.h"
+#include "ops/api/std.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

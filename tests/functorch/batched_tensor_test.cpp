@@ -8,6 +8,10 @@
 #include "functorch/Grad.h"
 #include "functorch/functionalize/Functionalize.h"
 #include "vmap_test_helpers.h"
+#include "ops/api/mul.h"
+#include "ops/api/ones.h"
+#include "ops/api/randn.h"
+#include "ops/api/sum.h"
 
 namespace {
 

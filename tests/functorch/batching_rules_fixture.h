@@ -8,6 +8,7 @@
 
 #include "functorch/BatchedFallback.h"
 #include "vmap_test_helpers.h"
+#include "ops/api/randn.h"
 
 namespace mt_test {
 

@@ -2,6 +2,12 @@
 // their dim past the batch dim; flip and the in-place forms decompose into ops with rules.
 #include "batching_rules_fixture.h"
 #include "ops/TensorOperators.h"
+#include "ops/api/cummax.h"
+#include "ops/api/cummin.h"
+#include "ops/api/cumprod.h"
+#include "ops/api/cumsum.h"
+#include "ops/api/flip.h"
+#include "ops/api/logcumsumexp.h"
 
 namespace {
 

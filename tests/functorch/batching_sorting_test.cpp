@@ -8,6 +8,15 @@
 #include "batching_rules_fixture.h"
 #include "functorch/Grad.h"
 #include "ops/TensorOperators.h"
+#include "ops/api/argsort.h"
+#include "ops/api/kthvalue.h"
+#include "ops/api/median.h"
+#include "ops/api/msort.h"
+#include "ops/api/nanmedian.h"
+#include "ops/api/randn.h"
+#include "ops/api/sort.h"
+#include "ops/api/topk.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -5,6 +5,17 @@
 #include <string>
 
 #include "vmap_test_helpers.h"
+#include "ops/api/add.h"
+#include "ops/api/all.h"
+#include "ops/api/dropout.h"
+#include "ops/api/eq.h"
+#include "ops/api/ones.h"
+#include "ops/api/rand_like.h"
+#include "ops/api/randint.h"
+#include "ops/api/randn.h"
+#include "ops/api/randn_like.h"
+#include "ops/api/std.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -9,6 +9,19 @@
 #include "functorch/BatchedFallback.h"
 #include "functorch/Interpreter.h"
 #include "vmap_test_helpers.h"
+#include "ops/api/add.h"
+#include "ops/api/dot.h"
+#include "ops/api/exp.h"
+#include "ops/api/linear.h"
+#include "ops/api/matmul.h"
+#include "ops/api/mm.h"
+#include "ops/api/mul.h"
+#include "ops/api/neg.h"
+#include "ops/api/randn.h"
+#include "ops/api/sin.h"
+#include "ops/api/sum.h"
+#include "ops/api/tanh.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -10,7 +10,14 @@
 #include "dispatch/dispatch_test_helpers.h"
 #include "functorch/Vmap.h"
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/abs.h"
+#include "ops/api/amax.h"
+#include "ops/api/logical_and.h"
+#include "ops/api/ne.h"
+#include "ops/api/stack.h"
+#include "ops/api/sub.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros_like.h"
 
 namespace mt_test {
 

@@ -15,7 +15,7 @@
 #include "autograd/nn/Linear.h"
 #include "autograd/nn/Serialize.h"
 #include "dispatch/FunctionSchema.h"
-#include "ops/Functions.h"
+#include "ops/api/eq.h"
 
 namespace {
 

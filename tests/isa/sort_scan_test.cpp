@@ -11,7 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "ops/Factories.h"
-#include "ops/Functions.h"
+#include "ops/api/max.h"
+#include "ops/api/randint.h"
+#include "ops/api/std.h"
 #include "ops/Scans.h"
 #include "ops/Sorting.h"
 

@@ -2,11 +2,23 @@
 // and the errors for reading data, writing real tensors and using fakes outside the mode.
 #include <gtest/gtest.h>
 
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include <sstream>
 
 #include "dispatch/dispatch_test_helpers.h"
+#include "ops/api/add.h"
+#include "ops/api/argmax.h"
+#include "ops/api/cross_entropy_loss.h"
+#include "ops/api/empty.h"
+#include "ops/api/matmul.h"
+#include "ops/api/mm.h"
+#include "ops/api/ones.h"
+#include "ops/api/randint.h"
+#include "ops/api/randn.h"
+#include "ops/api/relu.h"
+#include "ops/api/sum.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -6,12 +6,24 @@
 #include <string>
 #include <thread>
 
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include "dispatch/dispatch_test_helpers.h"
 #include "dispatch/modes/DispatchMode.h"
 #include "dispatch/modes/LoggingMode.h"
 #include "dispatch/modes/OpCounter.h"
+#include "ops/api/add.h"
+#include "ops/api/cos.h"
+#include "ops/api/cross_entropy_loss.h"
+#include "ops/api/exp.h"
+#include "ops/api/gelu.h"
+#include "ops/api/ones.h"
+#include "ops/api/outer.h"
+#include "ops/api/randn.h"
+#include "ops/api/relu.h"
+#include "ops/api/sin.h"
+#include "ops/api/sub.h"
+#include "ops/api/sum.h"
 
 namespace {
 

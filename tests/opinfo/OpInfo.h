@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include "functorch/autocast/AutocastMode.h"
 

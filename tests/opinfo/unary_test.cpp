@@ -15,6 +15,12 @@
 #include "functorch/Vmap.h"
 #include "functorch/vmap_test_helpers.h"
 #include "opinfo/OpInfo.h"
+#include "ops/api/cat.h"
+#include "ops/api/empty.h"
+#include "ops/api/ones.h"
+#include "ops/api/rand.h"
+#include "ops/api/std.h"
+#include "ops/api/zeros_like.h"
 
 namespace mt_test {
 namespace {

@@ -7,6 +7,18 @@
 #include <limits>
 
 #include "reference.h"
+#include "ops/api/atan2.h"
+#include "ops/api/copysign.h"
+#include "ops/api/empty.h"
+#include "ops/api/fmod.h"
+#include "ops/api/hypot.h"
+#include "ops/api/logaddexp.h"
+#include "ops/api/logaddexp2.h"
+#include "ops/api/ones.h"
+#include "ops/api/remainder.h"
+#include "ops/api/std.h"
+#include "ops/api/xlogy.h"
+#include "ops/api/zeros_like.h"
 
 namespace {
 

@@ -5,6 +5,17 @@
 
 #include "ops/Parallel.h"
 #include "reference.h"
+#include "ops/api/add.h"
+#include "ops/api/arange.h"
+#include "ops/api/div.h"
+#include "ops/api/empty.h"
+#include "ops/api/full.h"
+#include "ops/api/mul.h"
+#include "ops/api/ones.h"
+#include "ops/api/std.h"
+#include "ops/api/sub.h"
+#include "ops/api/sum.h"
+#include "ops/api/t.h"
 
 namespace {
 

@@ -5,6 +5,11 @@
 #include <limits>
 
 #include "reference.h"
+#include "ops/api/empty.h"
+#include "ops/api/ones.h"
+#include "ops/api/remainder.h"
+#include "ops/api/rsub.h"
+#include "ops/api/std.h"
 
 namespace {
 

@@ -8,6 +8,17 @@
 #include "ops/Parallel.h"
 #include "ops/TensorOperators.h"
 #include "reference.h"
+#include "ops/api/bitwise_and.h"
+#include "ops/api/bitwise_left_shift.h"
+#include "ops/api/bitwise_not.h"
+#include "ops/api/bitwise_or.h"
+#include "ops/api/bitwise_right_shift.h"
+#include "ops/api/bitwise_xor.h"
+#include "ops/api/empty.h"
+#include "ops/api/full.h"
+#include "ops/api/max.h"
+#include "ops/api/min.h"
+#include "ops/api/randint.h"
 
 namespace {
 

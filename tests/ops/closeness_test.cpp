@@ -4,6 +4,11 @@
 #include <limits>
 
 #include "reference.h"
+#include "ops/api/allclose.h"
+#include "ops/api/empty.h"
+#include "ops/api/equal.h"
+#include "ops/api/isclose.h"
+#include "ops/api/ones.h"
 
 namespace {
 

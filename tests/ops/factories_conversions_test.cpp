@@ -7,6 +7,23 @@
 #include "dispatch/Library.h"
 #include "dispatch/LocalDispatchKeySet.h"
 #include "reference.h"
+#include "ops/api/_to_copy.h"
+#include "ops/api/arange.h"
+#include "ops/api/empty.h"
+#include "ops/api/empty_like.h"
+#include "ops/api/empty_strided_ops.h"
+#include "ops/api/eye.h"
+#include "ops/api/full.h"
+#include "ops/api/full_like.h"
+#include "ops/api/ones.h"
+#include "ops/api/ones_like.h"
+#include "ops/api/rand.h"
+#include "ops/api/rand_like.h"
+#include "ops/api/randint.h"
+#include "ops/api/randn_like.h"
+#include "ops/api/t.h"
+#include "ops/api/zeros.h"
+#include "ops/api/zeros_like.h"
 
 namespace mt::testing {
 namespace {

@@ -2,6 +2,10 @@
 // 0-dim operands, empty indices, Meta shapes, threads, and every error.
 #include "ops/Parallel.h"
 #include "views_test_util.h"
+#include "ops/api/empty.h"
+#include "ops/api/gather.h"
+#include "ops/api/index_select.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

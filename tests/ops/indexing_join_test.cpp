@@ -1,6 +1,11 @@
 // cat, stack, repeat against a naive coordinate reference: every dtype and mixed dtypes (promotion),
 // non-contiguous inputs, zero-size and legacy empty inputs, Meta tensors, and every error.
 #include "views_test_util.h"
+#include "ops/api/cat.h"
+#include "ops/api/empty.h"
+#include "ops/api/ones.h"
+#include "ops/api/stack.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

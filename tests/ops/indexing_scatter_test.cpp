@@ -2,6 +2,16 @@
 // references for every dtype, strided and 0-dim operands, Meta shapes, bounds checked before
 // anything is written, and every error.
 #include "views_test_util.h"
+#include "ops/api/arange.h"
+#include "ops/api/div.h"
+#include "ops/api/empty.h"
+#include "ops/api/full.h"
+#include "ops/api/logical_or.h"
+#include "ops/api/one_hot.h"
+#include "ops/api/ones.h"
+#include "ops/api/scatter.h"
+#include "ops/api/scatter_add.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -3,6 +3,13 @@
 // and every error with its message.
 #include "ops/Parallel.h"
 #include "views_test_util.h"
+#include "ops/api/copy.h"
+#include "ops/api/empty.h"
+#include "ops/api/logical_or.h"
+#include "ops/api/ones.h"
+#include "ops/api/put.h"
+#include "ops/api/take.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -1,6 +1,12 @@
 // tril and triu (functional and in-place) against the definition "keep column c of row r when c - r is
 // at most (tril) / at least (triu) the diagonal", for every dtype, batches, strided inputs, Meta, errors.
 #include "views_test_util.h"
+#include "ops/api/arange.h"
+#include "ops/api/empty.h"
+#include "ops/api/ones.h"
+#include "ops/api/tril.h"
+#include "ops/api/triu.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -6,6 +6,30 @@
 #include <sstream>
 
 #include "reference.h"
+#include "ops/api/abs.h"
+#include "ops/api/add.h"
+#include "ops/api/arange.h"
+#include "ops/api/cat.h"
+#include "ops/api/clamp.h"
+#include "ops/api/div.h"
+#include "ops/api/dot.h"
+#include "ops/api/empty.h"
+#include "ops/api/full.h"
+#include "ops/api/full_like.h"
+#include "ops/api/index_select.h"
+#include "ops/api/matmul.h"
+#include "ops/api/max.h"
+#include "ops/api/min.h"
+#include "ops/api/mm.h"
+#include "ops/api/pow.h"
+#include "ops/api/randint.h"
+#include "ops/api/remainder.h"
+#include "ops/api/sign.h"
+#include "ops/api/sqrt.h"
+#include "ops/api/t.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros.h"
+#include "ops/api/zeros_like.h"
 
 namespace {
 

@@ -3,6 +3,12 @@
 // gradients against finite differences, and every error.
 #include "autograd/Gradcheck.h"
 #include "reference.h"
+#include "ops/api/empty.h"
+#include "ops/api/full.h"
+#include "ops/api/lerp.h"
+#include "ops/api/ones.h"
+#include "ops/api/randn.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -4,6 +4,13 @@
 #include <cmath>
 
 #include "linalg_reference.h"
+#include "ops/api/addmm.h"
+#include "ops/api/bmm.h"
+#include "ops/api/dot.h"
+#include "ops/api/empty.h"
+#include "ops/api/mm.h"
+#include "ops/api/ones.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

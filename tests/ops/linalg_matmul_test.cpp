@@ -3,6 +3,15 @@
 #include <cmath>
 
 #include "linalg_reference.h"
+#include "ops/api/empty.h"
+#include "ops/api/full.h"
+#include "ops/api/linear.h"
+#include "ops/api/matmul.h"
+#include "ops/api/mv.h"
+#include "ops/api/ones.h"
+#include "ops/api/outer.h"
+#include "ops/api/t.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -7,6 +7,17 @@
 
 #include "linalg_reference.h"
 #include "ops/Parallel.h"
+#include "ops/api/addmm.h"
+#include "ops/api/bmm.h"
+#include "ops/api/dot.h"
+#include "ops/api/empty.h"
+#include "ops/api/full.h"
+#include "ops/api/max.h"
+#include "ops/api/min.h"
+#include "ops/api/mm.h"
+#include "ops/api/ones.h"
+#include "ops/api/randn.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

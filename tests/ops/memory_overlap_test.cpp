@@ -9,6 +9,13 @@
 #include <vector>
 
 #include "reference.h"
+#include "ops/api/add.h"
+#include "ops/api/arange.h"
+#include "ops/api/full.h"
+#include "ops/api/mul.h"
+#include "ops/api/ones.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

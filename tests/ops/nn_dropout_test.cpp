@@ -2,6 +2,12 @@
 // few standard deviations of p), the survivors' scale, reproducibility with a seeded generator, the
 // identity cases, every dtype, strided tensors, Meta tensors and every error.
 #include "nn_reference.h"
+#include "ops/api/bernoulli.h"
+#include "ops/api/dropout.h"
+#include "ops/api/empty.h"
+#include "ops/api/full.h"
+#include "ops/api/ones.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

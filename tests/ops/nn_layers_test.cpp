@@ -2,6 +2,11 @@
 // inputs, with and without weight and bias, each floating dtype, transposed inputs, empty inputs, the
 // embedding lookup for every rank of indices and dtype of weight, Meta shapes and every error.
 #include "nn_reference.h"
+#include "ops/api/embedding.h"
+#include "ops/api/empty.h"
+#include "ops/api/full.h"
+#include "ops/api/layer_norm.h"
+#include "ops/api/ones.h"
 
 namespace {
 

@@ -3,6 +3,16 @@
 // each floating dtype, transposed inputs and strided targets, empty batches, Meta shapes and every error.
 #include "nn_reference.h"
 #include "ops/Loss.h"
+#include "ops/api/cross_entropy_loss.h"
+#include "ops/api/empty.h"
+#include "ops/api/full.h"
+#include "ops/api/nll_loss.h"
+#include "ops/api/nll_loss_backward.h"
+#include "ops/api/nll_loss_forward.h"
+#include "ops/api/ones.h"
+#include "ops/api/std.h"
+#include "ops/api/t.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -6,6 +6,9 @@
 #include <vector>
 
 #include "reference.h"
+#include "ops/Reduction.h"
+#include "ops/api/empty.h"
+#include "ops/api/std.h"
 
 namespace mt::testing::nn {
 

@@ -2,6 +2,13 @@
 // against naive double-precision loops: every reduction, broadcasting, weights and pos_weight, each
 // floating dtype, transposed inputs, 0-dim and empty inputs, extreme values, Meta shapes and every error.
 #include "nn_reference.h"
+#include "ops/api/binary_cross_entropy.h"
+#include "ops/api/binary_cross_entropy_backward.h"
+#include "ops/api/binary_cross_entropy_with_logits.h"
+#include "ops/api/empty.h"
+#include "ops/api/l1_loss.h"
+#include "ops/api/mse_loss.h"
+#include "ops/api/ones.h"
 
 namespace {
 

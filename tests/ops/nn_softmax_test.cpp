@@ -3,6 +3,13 @@
 // large enough for the parallel and blocked paths, 0-dim and empty tensors, extreme values, the dtype
 // argument, half_to_float, Meta shapes and every error.
 #include "nn_reference.h"
+#include "ops/api/_log_softmax.h"
+#include "ops/api/_softmax.h"
+#include "ops/api/empty.h"
+#include "ops/api/log_softmax.h"
+#include "ops/api/ones.h"
+#include "ops/api/softmax.h"
+#include "ops/api/t.h"
 
 namespace {
 

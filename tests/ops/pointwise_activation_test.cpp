@@ -5,6 +5,13 @@
 
 #include "ops/Parallel.h"
 #include "pointwise_reference.h"
+#include "ops/api/empty.h"
+#include "ops/api/full.h"
+#include "ops/api/gelu.h"
+#include "ops/api/ones.h"
+#include "ops/api/relu.h"
+#include "ops/api/silu.h"
+#include "ops/api/threshold_backward.h"
 
 namespace {
 

@@ -6,6 +6,15 @@
 
 #include "ops/Parallel.h"
 #include "pointwise_reference.h"
+#include "ops/api/arange.h"
+#include "ops/api/clamp.h"
+#include "ops/api/clamp_max.h"
+#include "ops/api/clamp_min.h"
+#include "ops/api/empty.h"
+#include "ops/api/maximum.h"
+#include "ops/api/minimum.h"
+#include "ops/api/ones.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

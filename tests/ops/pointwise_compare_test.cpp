@@ -6,6 +6,17 @@
 
 #include "ops/Parallel.h"
 #include "pointwise_reference.h"
+#include "ops/api/empty.h"
+#include "ops/api/eq.h"
+#include "ops/api/ge.h"
+#include "ops/api/gt.h"
+#include "ops/api/le.h"
+#include "ops/api/logical_and.h"
+#include "ops/api/logical_not.h"
+#include "ops/api/logical_or.h"
+#include "ops/api/lt.h"
+#include "ops/api/ne.h"
+#include "ops/api/ones.h"
 
 namespace {
 

@@ -2,6 +2,18 @@
 // is laid out in memory as the inputs are, not always row-major, so that later views and contiguous()
 // behave as in PyTorch. Expected strides are PyTorch 2.x's for the same programs.
 #include "reference.h"
+#include "ops/api/add.h"
+#include "ops/api/arange.h"
+#include "ops/api/empty.h"
+#include "ops/api/empty_like.h"
+#include "ops/api/full_like.h"
+#include "ops/api/ones.h"
+#include "ops/api/ones_like.h"
+#include "ops/api/rand_like.h"
+#include "ops/api/randn_like.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros.h"
+#include "ops/api/zeros_like.h"
 
 namespace {
 

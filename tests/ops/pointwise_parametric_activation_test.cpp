@@ -5,6 +5,19 @@
 #include <limits>
 
 #include "reference.h"
+#include "ops/api/celu.h"
+#include "ops/api/elu.h"
+#include "ops/api/empty.h"
+#include "ops/api/glu.h"
+#include "ops/api/hardtanh.h"
+#include "ops/api/leaky_relu.h"
+#include "ops/api/log_sigmoid.h"
+#include "ops/api/mish.h"
+#include "ops/api/ones.h"
+#include "ops/api/relu6.h"
+#include "ops/api/selu.h"
+#include "ops/api/softplus.h"
+#include "ops/api/std.h"
 
 namespace {
 

@@ -6,6 +6,10 @@
 
 #include "ops/Parallel.h"
 #include "pointwise_reference.h"
+#include "ops/api/arange.h"
+#include "ops/api/empty.h"
+#include "ops/api/ones.h"
+#include "ops/api/pow.h"
 
 namespace {
 

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "reference.h"
+#include "ops/api/empty.h"
+#include "ops/api/std.h"
 
 namespace mt::testing {
 

@@ -5,6 +5,16 @@
 #include <limits>
 
 #include "reference.h"
+#include "ops/api/empty.h"
+#include "ops/api/isfinite.h"
+#include "ops/api/isinf.h"
+#include "ops/api/isnan.h"
+#include "ops/api/isneginf.h"
+#include "ops/api/isposinf.h"
+#include "ops/api/max.h"
+#include "ops/api/nan_to_num.h"
+#include "ops/api/square.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -8,6 +8,26 @@
 
 #include "ops/Parallel.h"
 #include "pointwise_reference.h"
+#include "ops/api/abs.h"
+#include "ops/api/arange.h"
+#include "ops/api/cos.h"
+#include "ops/api/empty.h"
+#include "ops/api/exp.h"
+#include "ops/api/full.h"
+#include "ops/api/log.h"
+#include "ops/api/log1p.h"
+#include "ops/api/mul.h"
+#include "ops/api/neg.h"
+#include "ops/api/ones.h"
+#include "ops/api/pow.h"
+#include "ops/api/rsqrt.h"
+#include "ops/api/sigmoid.h"
+#include "ops/api/sign.h"
+#include "ops/api/sin.h"
+#include "ops/api/sqrt.h"
+#include "ops/api/t.h"
+#include "ops/api/tanh.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

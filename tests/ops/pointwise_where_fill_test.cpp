@@ -6,6 +6,16 @@
 
 #include "ops/Parallel.h"
 #include "pointwise_reference.h"
+#include "ops/api/arange.h"
+#include "ops/api/empty.h"
+#include "ops/api/fill.h"
+#include "ops/api/full.h"
+#include "ops/api/masked_fill.h"
+#include "ops/api/neg.h"
+#include "ops/api/ones.h"
+#include "ops/api/t.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -6,6 +6,19 @@
 #include <limits>
 
 #include "reductions_reference.h"
+#include "ops/api/all.h"
+#include "ops/api/amax.h"
+#include "ops/api/amin.h"
+#include "ops/api/any.h"
+#include "ops/api/argmax.h"
+#include "ops/api/argmin.h"
+#include "ops/api/empty.h"
+#include "ops/api/max.h"
+#include "ops/api/min.h"
+#include "ops/api/ones.h"
+#include "ops/api/std.h"
+#include "ops/api/sum.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

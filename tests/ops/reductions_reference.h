@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "reference.h"
+#include "ops/api/empty.h"
+#include "ops/api/gather.h"
+#include "ops/api/std.h"
 
 namespace mt::testing::reductions {
 

@@ -5,6 +5,12 @@
 #include <limits>
 
 #include "reductions_reference.h"
+#include "ops/api/empty.h"
+#include "ops/api/logsumexp.h"
+#include "ops/api/norm.h"
+#include "ops/api/ones.h"
+#include "ops/api/std.h"
+#include "ops/api/var.h"
 
 namespace {
 

@@ -6,6 +6,14 @@
 
 #include "ops/Parallel.h"
 #include "reductions_reference.h"
+#include "ops/api/all.h"
+#include "ops/api/arange.h"
+#include "ops/api/empty.h"
+#include "ops/api/full.h"
+#include "ops/api/mean.h"
+#include "ops/api/ones.h"
+#include "ops/api/prod.h"
+#include "ops/api/sum.h"
 
 namespace {
 

@@ -2,11 +2,15 @@
 // Independent helpers for operator tests: read any tensor into doubles in logical order, build strided
 // views by hand, and compute broadcast results naively in double precision.
 #include <gtest/gtest.h>
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 
 #include <cmath>
 #include <functional>
 #include <vector>
+
+#include "ops/api/empty.h"
+#include "ops/api/randint.h"
+#include "ops/api/std.h"
 
 namespace mt::testing {
 

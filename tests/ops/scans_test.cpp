@@ -7,6 +7,12 @@
 #include <limits>
 
 #include "reference.h"
+#include "ops/api/empty.h"
+#include "ops/api/max.h"
+#include "ops/api/min.h"
+#include "ops/api/ones.h"
+#include "ops/api/std.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -8,6 +8,16 @@
 #include <numeric>
 
 #include "reference.h"
+#include "ops/api/empty.h"
+#include "ops/api/max.h"
+#include "ops/api/min.h"
+#include "ops/api/msort.h"
+#include "ops/api/mv.h"
+#include "ops/api/randint.h"
+#include "ops/api/randn.h"
+#include "ops/api/sort.h"
+#include "ops/api/std.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -2,6 +2,15 @@
 // strides as PyTorch 1.13 gives them (literals), values against a coordinate-mapping reference, Meta
 // tensors, every dtype, and every error.
 #include "views_test_util.h"
+#include "ops/api/diagonal.h"
+#include "ops/api/empty.h"
+#include "ops/api/movedim.h"
+#include "ops/api/permute.h"
+#include "ops/api/squeeze.h"
+#include "ops/api/t.h"
+#include "ops/api/transpose.h"
+#include "ops/api/unsqueeze.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

@@ -2,6 +2,14 @@
 // the ones PyTorch 1.13 gives for the same calls (written here as literals), values against the source
 // read in logical order, copies only where PyTorch copies, and every error.
 #include "views_test_util.h"
+#include "ops/api/as_strided.h"
+#include "ops/api/clone.h"
+#include "ops/api/empty.h"
+#include "ops/api/flatten.h"
+#include "ops/api/mv.h"
+#include "ops/api/reshape.h"
+#include "ops/api/unflatten.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

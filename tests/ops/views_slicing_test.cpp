@@ -2,6 +2,16 @@
 // with PyTorch 1.13's strides (literals), values against a coordinate reference, Python's clamping for
 // slice bounds, and every error.
 #include "views_test_util.h"
+#include "ops/api/chunk.h"
+#include "ops/api/clamp.h"
+#include "ops/api/empty.h"
+#include "ops/api/narrow.h"
+#include "ops/api/select.h"
+#include "ops/api/slice.h"
+#include "ops/api/split.h"
+#include "ops/api/split_with_sizes.h"
+#include "ops/api/unbind.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

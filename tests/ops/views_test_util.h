@@ -5,6 +5,9 @@
 #include <vector>
 
 #include "reference.h"
+#include "ops/api/empty.h"
+#include "ops/api/t.h"
+#include "ops/api/view.h"
 
 namespace mt::testing {
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ops/Parallel.h"
+#include "ops/api/std.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Device: construction, parsing of device strings, printing, and the errors for bad strings.
 #include <gtest/gtest.h>
 
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 #include <sstream>
 
 namespace {

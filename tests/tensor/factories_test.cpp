@@ -2,10 +2,31 @@
 // factories against PyTorch 1.13's numbers for the same seed, and the errors for bad arguments.
 #include <gtest/gtest.h>
 
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 #include <cmath>
 #include <cstdlib>
 #include <vector>
+
+#include "ops/api/arange.h"
+#include "ops/api/empty.h"
+#include "ops/api/empty_like.h"
+#include "ops/api/eye.h"
+#include "ops/api/full.h"
+#include "ops/api/full_like.h"
+#include "ops/api/linspace.h"
+#include "ops/api/mean.h"
+#include "ops/api/ones.h"
+#include "ops/api/ones_like.h"
+#include "ops/api/rand.h"
+#include "ops/api/rand_like.h"
+#include "ops/api/randint.h"
+#include "ops/api/randn.h"
+#include "ops/api/randn_like.h"
+#include "ops/api/std.h"
+#include "ops/api/sum.h"
+#include "ops/api/t.h"
+#include "ops/api/zeros.h"
+#include "ops/api/zeros_like.h"
 
 namespace {
 

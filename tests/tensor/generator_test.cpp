@@ -2,12 +2,14 @@
 // safety. Reference numbers come from the C++ standard (mt19937) and from PyTorch 1.13.
 #include <gtest/gtest.h>
 
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <thread>
 #include <vector>
+
+#include "ops/api/all.h"
 
 namespace {
 

@@ -1,10 +1,16 @@
 // operator<< against strings printed by PyTorch 1.13 (`repr(t)` with "torch." replaced by "mt.").
 #include <gtest/gtest.h>
 
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 #include <limits>
 #include <numeric>
 #include <sstream>
+
+#include "ops/api/arange.h"
+#include "ops/api/full.h"
+#include "ops/api/linspace.h"
+#include "ops/api/ones.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

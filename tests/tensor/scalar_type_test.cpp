@@ -1,8 +1,10 @@
 // ScalarType: element sizes, names, categories, the default dtype and the promotion lattice.
 #include <gtest/gtest.h>
 
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 #include <sstream>
+
+#include "ops/api/zeros.h"
 
 namespace {
 

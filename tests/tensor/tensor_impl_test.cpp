@@ -2,8 +2,16 @@
 // views, the version counter, inference tensors, key sets, item/data_ptr and size checks.
 #include <gtest/gtest.h>
 
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
 #include <cstdint>
+
+#include "ops/api/arange.h"
+#include "ops/api/empty.h"
+#include "ops/api/full.h"
+#include "ops/api/std.h"
+#include "ops/api/t.h"
+#include "ops/api/view.h"
+#include "ops/api/zeros.h"
 
 namespace {
 

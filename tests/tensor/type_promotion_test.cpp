@@ -2,7 +2,9 @@
 // expected dtype was checked with torch.result_type in PyTorch 1.13.
 #include <gtest/gtest.h>
 
-#include <microtorch/microtorch.h>
+#include <microtorch/framework.h>
+
+#include "ops/api/zeros.h"
 
 namespace {
 
