@@ -9,6 +9,7 @@
 #include "dispatch/Library.h"
 #include "dispatch/LocalDispatchKeySet.h"
 #include "functorch/autocast/AutocastMode.h"
+#include "ops/Tags.h"
 
 namespace mt::autocast {
 
@@ -17,76 +18,15 @@ namespace {
 using Entry = std::pair<std::string_view, CastPolicy>;
 using P = CastPolicy;
 
-// CPU: PyTorch's hand-written CPU list; it has no set_opt_dtype rules (softmax stays in bfloat16).
-constexpr std::array cpu_policies{
-    Entry{"mm", P::lower_precision_fp},
-    Entry{"bmm", P::lower_precision_fp},
-    Entry{"matmul", P::lower_precision_fp},
-    Entry{"addmm", P::lower_precision_fp},
-    Entry{"linear", P::lower_precision_fp},
-    Entry{"prod", P::fp32},
-    Entry{"prod.dim_int", P::fp32},
-    Entry{"mse_loss", P::fp32},
-    Entry{"nll_loss", P::fp32},
-    Entry{"cross_entropy_loss", P::fp32},
-    Entry{"l1_loss", P::fp32},
-    Entry{"binary_cross_entropy", P::fp32},
-    Entry{"binary_cross_entropy_with_logits", P::fp32},
-    Entry{"cat", P::promote},
-    Entry{"stack", P::promote},
-};
-
-// CUDA: PyTorch's CUDA list. norm's overloads without a dtype run in float32 by casting (PyTorch
-// redirects them to the dtype overload: the same result). cross_entropy_loss is float32 as its parts
-// (log_softmax, nll_loss) are, since here it is one op with its own kernel.
-constexpr std::array cuda_policies{
-    Entry{"mm", P::lower_precision_fp},
-    Entry{"bmm", P::lower_precision_fp},
-    Entry{"matmul", P::lower_precision_fp},
-    Entry{"mv", P::lower_precision_fp},
-    Entry{"addmm", P::lower_precision_fp},
-    Entry{"linear", P::lower_precision_fp},
-    Entry{"exp", P::fp32},
-    Entry{"log", P::fp32},
-    Entry{"log1p", P::fp32},
-    Entry{"rsqrt", P::fp32},
-    Entry{"acos", P::fp32},
-    Entry{"asin", P::fp32},
-    Entry{"cosh", P::fp32},
-    Entry{"erfinv", P::fp32},
-    Entry{"expm1", P::fp32},
-    Entry{"log10", P::fp32},
-    Entry{"log2", P::fp32},
-    Entry{"reciprocal", P::fp32},
-    Entry{"sinh", P::fp32},
-    Entry{"pow.Tensor_Tensor", P::fp32},
-    Entry{"pow.Tensor_Scalar", P::fp32},
-    Entry{"pow.Scalar", P::fp32},
-    Entry{"softplus", P::fp32},
-    Entry{"layer_norm", P::fp32},
-    Entry{"logsumexp", P::fp32},
-    Entry{"norm.Scalar", P::fp32},
-    Entry{"norm.ScalarOpt_dim", P::fp32},
-    Entry{"mse_loss", P::fp32},
-    Entry{"nll_loss", P::fp32},
-    Entry{"cross_entropy_loss", P::fp32},
-    Entry{"l1_loss", P::fp32},
-    Entry{"binary_cross_entropy_with_logits", P::fp32},
-    Entry{"softmax.int", P::fp32_set_opt_dtype},
-    Entry{"log_softmax.int", P::fp32_set_opt_dtype},
-    Entry{"sum", P::fp32_set_opt_dtype},
-    Entry{"sum.dim_IntList", P::fp32_set_opt_dtype},
-    Entry{"prod", P::fp32_set_opt_dtype},
-    Entry{"prod.dim_int", P::fp32_set_opt_dtype},
-    Entry{"cumsum", P::fp32_set_opt_dtype},
-    Entry{"cumprod", P::fp32_set_opt_dtype},
-    Entry{"atan2", P::promote},
-    Entry{"dot", P::promote},
-    Entry{"scatter_add", P::promote},
-    Entry{"cat", P::promote},
-    Entry{"stack", P::promote},
-    Entry{"binary_cross_entropy", P::banned},
-};
+// The tables come from the declarations' autocast_cpu= and autocast_cuda= tags (ops/Tags.h), which follow
+// PyTorch's lists. CPU: PyTorch's hand-written CPU list; it has no set_opt_dtype rules (softmax stays in
+// bfloat16). CUDA: norm's overloads without a dtype run in float32 by casting (PyTorch redirects them to
+// the dtype overload: the same result); cross_entropy_loss is float32 as its parts (log_softmax, nll_loss)
+// are, since here it is one op with its own kernel.
+#define MT_POLICY_ENTRY(name, policy) Entry{name, P::policy},
+constexpr std::array cpu_policies{MT_AUTOCAST_CPU_OPS(MT_POLICY_ENTRY)};
+constexpr std::array cuda_policies{MT_AUTOCAST_CUDA_OPS(MT_POLICY_ENTRY)};
+#undef MT_POLICY_ENTRY
 
 template <typename F>
 void for_each_tensor(IValue* args, size_t n, F&& f) {

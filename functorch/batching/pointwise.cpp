@@ -9,6 +9,7 @@
 #include "dispatch/LocalDispatchKeySet.h"
 #include "functorch/VmapInterpreter.h"
 #include "functorch/batching/BatchingHelpers.h"
+#include "ops/Tags.h"
 #include "ops/api/where.h"
 #include "tensor/TypePromotion.h"
 
@@ -129,43 +130,13 @@ void copy_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   wrap_results(op, stack, 0, vmap.level());
 }
 
-constexpr const char* kPointwiseOps[] = {
-    // unary, and pointwise ops with one tensor argument
-    "neg", "abs", "sign", "exp", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "relu", "gelu",
-    "silu", "logical_not", "clamp", "clamp_min", "clamp_max", "pow.Tensor_Scalar", "pow.Scalar", "add.Scalar",
-    "sub.Scalar", "mul.Scalar", "div.Scalar", "eq.Scalar", "ne.Scalar", "lt.Scalar", "le.Scalar", "gt.Scalar",
-    "ge.Scalar", "where.Scalar", "clone", "detach", "_to_copy", "empty_like", "zeros_like", "ones_like",
-    "full_like", "_nll_loss_check_target" /* checks each target entry */, "remainder.Scalar",
-    "remainder.Scalar_Tensor", "fmod.Scalar",
-    "expm1", "exp2", "log2", "log10", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "erf",
-    "erfc", "erfinv", "reciprocal", "floor", "ceil", "trunc", "round", "round.decimals", "frac", "bitwise_not",
-    "leaky_relu", "elu", "softplus", "hardtanh", "hardsigmoid", "hardswish", "mish", "log_sigmoid",
-    // several tensor arguments, broadcasting
-    "add.Tensor", "sub.Tensor", "mul.Tensor", "div.Tensor", "div.Tensor_mode", "pow.Tensor_Tensor", "maximum",
-    "minimum", "clamp.Tensor", "clamp_min.Tensor", "clamp_max.Tensor", "eq.Tensor", "ne.Tensor", "lt.Tensor",
-    "le.Tensor", "gt.Tensor", "ge.Tensor", "logical_and", "logical_or", "where.self", "where.ScalarSelf",
-    "where.ScalarOther", "remainder.Tensor", "threshold_backward", "bitwise_and.Tensor", "bitwise_or.Tensor",
-    "bitwise_xor.Tensor", "bitwise_left_shift.Tensor", "bitwise_right_shift.Tensor", "fmod.Tensor", "atan2", "hypot",
-    "copysign.Tensor", "logaddexp", "logaddexp2", "xlogy.Tensor",
-    // in-place
-    "expm1_", "exp2_", "log2_", "log10_", "sinh_", "cosh_", "asin_", "acos_", "atan_", "asinh_", "acosh_", "atanh_",
-    "erf_", "erfc_", "erfinv_", "reciprocal_", "floor_", "ceil_", "trunc_", "round_", "round_.decimals", "frac_",
-    "neg_", "abs_", "sign_", "exp_", "log_", "log1p_", "sqrt_", "rsqrt_", "sin_", "cos_", "tanh_", "sigmoid_",
-    "relu_", "gelu_", "silu_", "logical_not_", "clamp_", "clamp_.Tensor", "clamp_min_", "clamp_min_.Tensor",
-    "clamp_max_", "clamp_max_.Tensor", "pow_.Scalar", "pow_.Tensor", "add_.Tensor", "add_.Scalar", "sub_.Tensor",
-    "sub_.Scalar", "mul_.Tensor", "mul_.Scalar", "div_.Tensor", "div_.Tensor_mode", "div_.Scalar", "eq_.Tensor",
-    "eq_.Scalar", "ne_.Tensor", "ne_.Scalar", "lt_.Tensor", "lt_.Scalar", "le_.Tensor", "le_.Scalar", "gt_.Tensor",
-    "gt_.Scalar", "ge_.Tensor", "ge_.Scalar", "logical_and_", "logical_or_", "fill_.Scalar", "zero_", "copy_",
-    "masked_fill_.Scalar", "remainder_.Tensor", "remainder_.Scalar", "bitwise_not_", "bitwise_and_.Tensor",
-    "bitwise_or_.Tensor", "bitwise_xor_.Tensor", "bitwise_left_shift_.Tensor", "bitwise_right_shift_.Tensor",
-    "fmod_.Tensor", "fmod_.Scalar", "atan2_", "hypot_", "copysign_.Tensor", "xlogy_.Tensor", "leaky_relu_", "elu_",
-    "hardtanh_", "hardsigmoid_", "hardswish_", "mish_",
-};
-
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, FuncTorchBatched, m) {
-  for (const char* name : kPointwiseOps) m.impl(name, CppFunction::makeFromBoxedFunction<&pointwise_rule<false>>());
+  // The ops whose declarations carry the `pointwise` tag.
+#define MT_POINTWISE_RULE(name) m.impl(name, CppFunction::makeFromBoxedFunction<&pointwise_rule<false>>());
+  MT_POINTWISE_OPS(MT_POINTWISE_RULE)
+#undef MT_POINTWISE_RULE
   m.impl("masked_fill.Scalar", CppFunction::makeFromBoxedFunction<&pointwise_rule<true>>());
   m.impl("masked_fill.Tensor", CppFunction::makeFromBoxedFunction<&masked_fill_tensor_rule<false>>());
   m.impl("masked_fill_.Tensor", CppFunction::makeFromBoxedFunction<&masked_fill_tensor_rule<true>>());

@@ -3,9 +3,10 @@
 //   opgen <output dir> <declaration files...>
 // and writes per op ops/api/<name>_ops.h (a struct per overload: its typed handle, call, redispatch) and
 // ops/api/<name>.h (the free functions mt::add(...)); ops/Functions.h (all of them); ops/TensorMethods.h
-// (declarations spliced into class Tensor) and TensorMethods.cpp (their definitions); RegisterSchemas.cpp
-// (the MT_LIBRARY(mt) block) and RegisterInplaceOrView.cpp.
+// (declarations spliced into class Tensor) and TensorMethods.cpp (their definitions); ops/Tags.h (the ops
+// of each tag); RegisterSchemas.cpp (the MT_LIBRARY(mt) block) and RegisterInplaceOrView.cpp.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -29,6 +30,9 @@ struct OpDecl {
   std::string text;  // the schema as written, namespace added
   bool function = false;
   bool method = false;
+  // Tags (ops/native_functions/README.md).
+  bool pointwise = false;
+  std::string autocast_cpu, autocast_cuda;  // a CastPolicy's name, or empty
 };
 
 [[noreturn]] void fail(const std::string& msg) {
@@ -58,11 +62,25 @@ std::vector<OpDecl> read_decls(const std::string& path) {
     } catch (const std::exception& e) {
       fail(path + ":" + std::to_string(lineno) + ": " + e.what());
     }
-    std::istringstream variants(bar == std::string::npos ? "function" : line.substr(bar + 1));
+    const std::string where = path + ":" + std::to_string(lineno);
+    const auto tag_bar = bar == std::string::npos ? bar : line.find('|', bar + 1);
+    std::istringstream variants(bar == std::string::npos ? "function" : line.substr(bar + 1, tag_bar - bar - 1));
     for (std::string v; variants >> v;) {
       if (v == "function") d.function = true;
       else if (v == "method") d.method = true;
-      else fail(path + ":" + std::to_string(lineno) + ": unknown variant '" + v + "'");
+      else fail(where + ": unknown variant '" + v + "'");
+    }
+    std::istringstream tags(tag_bar == std::string::npos ? "" : line.substr(tag_bar + 1));
+    for (std::string t; tags >> t;) {
+      const auto eq = t.find('=');
+      const std::string key = t.substr(0, eq), value = eq == std::string::npos ? "" : t.substr(eq + 1);
+      const bool policy = value == "lower_precision_fp" || value == "fp32" || value == "fp32_set_opt_dtype" ||
+                          value == "promote" || value == "banned";
+      if (t == "pointwise") d.pointwise = true;
+      else if (key == "autocast_cpu" && policy) d.autocast_cpu = value;
+      else if (key == "autocast_cuda" && policy) d.autocast_cuda = value;
+      else fail(where + ": unknown tag '" + t + "' (expected pointwise, autocast_cpu=<policy> or autocast_cuda=<policy>, " +
+                "a policy being lower_precision_fp, fp32, fp32_set_opt_dtype, promote or banned)");
     }
     decls.push_back(std::move(d));
   }
@@ -339,6 +357,32 @@ std::string gen_method_defs(const std::vector<OpDecl>& decls) {
   return o.str();
 }
 
+// "name.overload", as the dispatcher and m.impl name an overload.
+std::string qualified_name(const FunctionSchema& s) {
+  return s.op.overload.empty() ? s.op.name : s.op.name + "." + s.op.overload;
+}
+
+// ops/Tags.h: the ops that carry each tag, as X-macros, for the layers that register a kernel per tagged op
+// (the pointwise batching rule, the autocast policies).
+std::string gen_tags(const std::vector<OpDecl>& decls) {
+  std::ostringstream o;
+  o << kHeader << "#pragma once\n\n// X(\"name.overload\") for each op tagged `pointwise`.\n#define MT_POINTWISE_OPS(X)";
+  for (const auto& d : decls)
+    if (d.pointwise) o << " \\\n  X(\"" << qualified_name(d.schema) << "\")";
+  for (const auto* device : {"cpu", "cuda"}) {
+    std::string upper = device;
+    for (auto& c : upper) c = static_cast<char>(std::toupper(c));
+    o << "\n\n// X(\"name.overload\", policy) for each op tagged `autocast_" << device << "=policy`.\n#define MT_AUTOCAST_"
+      << upper << "_OPS(X)";
+    for (const auto& d : decls) {
+      const std::string& policy = std::string(device) == "cpu" ? d.autocast_cpu : d.autocast_cuda;
+      if (!policy.empty()) o << " \\\n  X(\"" << qualified_name(d.schema) << "\", " << policy << ")";
+    }
+  }
+  o << "\n";
+  return o.str();
+}
+
 std::string gen_registration(const std::vector<OpDecl>& decls) {
   std::ostringstream o;
   o << kHeader << "#include \"dispatch/Library.h\"\n\nMT_LIBRARY(mt, m) {\n";
@@ -359,9 +403,7 @@ std::string gen_inplace_or_view_registration(const std::vector<OpDecl>& decls) {
     for (const auto& a : d.schema.arguments) mutates |= is_mutable_tensor(a);
     const char* kernel = mutates ? "bump_versions_of_written_tensors" : is_view_op(d.schema) ? "track_view_bases" : nullptr;
     if (!kernel) continue;
-    const auto& name = d.schema.op;
-    o << "  m.impl(\"" << name.name << (name.overload.empty() ? "" : "." + name.overload) << "\", mt::autograd::"
-      << kernel << "());\n";
+    o << "  m.impl(\"" << qualified_name(d.schema) << "\", mt::autograd::" << kernel << "());\n";
   }
   o << "}\n";
   return o.str();
@@ -397,6 +439,7 @@ int main(int argc, char** argv) {
   write_file(out / "ops/Functions.h", gen_functions(api_names));
   write_file(out / "ops/TensorMethods.h", gen_method_decls(decls));
   write_file(out / "TensorMethods.cpp", gen_method_defs(decls));
+  write_file(out / "ops/Tags.h", gen_tags(decls));
   write_file(out / "RegisterSchemas.cpp", gen_registration(decls));
   write_file(out / "RegisterInplaceOrView.cpp", gen_inplace_or_view_registration(decls));
   return 0;
