@@ -9,43 +9,52 @@ namespace mt {
 
 using UnaryFn = void(TensorIterator&);
 
-// Keep the input's dtype (bool excluded where PyTorch excludes it).
-MT_DECLARE_STUB(neg_stub, UnaryFn);
-MT_DECLARE_STUB(abs_stub, UnaryFn);
-MT_DECLARE_STUB(sign_stub, UnaryFn);
-// Rounding: floating inputs only (an integer input is returned as a copy before any loop runs).
-MT_DECLARE_STUB(floor_stub, UnaryFn);
-MT_DECLARE_STUB(ceil_stub, UnaryFn);
-MT_DECLARE_STUB(trunc_stub, UnaryFn);
-MT_DECLARE_STUB(round_stub, UnaryFn);  // half to even
-MT_DECLARE_STUB(frac_stub, UnaryFn);
+// The unary ops whose three forms (functional, in-place, out=) UnaryOps.cpp shares, one line each:
+// X(name, floating, check). `floating`: integer and bool inputs arrive converted to the default float,
+// else the input's dtype is kept; `check` rejects input dtypes before anything is written. Each gets a
+// stub, name_stub, which the device kernels register (MT_REGISTER_STUB).
+#define MT_UNARY_OPS(X)                                                                                   \
+  X(neg, false, check_neg)                                                                                \
+  X(abs, false, not_bool)                                                                                 \
+  X(sign, false, any_dtype)                                                                               \
+  /* Rounding: an integer input is returned as a copy before any loop runs; round is half to even. */    \
+  X(floor, false, not_bool)                                                                               \
+  X(ceil, false, not_bool)                                                                                \
+  X(trunc, false, not_bool)                                                                               \
+  X(round, false, not_bool)                                                                               \
+  X(frac, false, floating_only)                                                                           \
+  X(exp, true, any_dtype)                                                                                 \
+  X(log, true, any_dtype)                                                                                 \
+  X(log1p, true, any_dtype)                                                                               \
+  X(sqrt, true, any_dtype)                                                                                \
+  X(rsqrt, true, any_dtype)                                                                               \
+  X(sin, true, any_dtype)                                                                                 \
+  X(cos, true, any_dtype)                                                                                 \
+  X(tanh, true, any_dtype)                                                                                \
+  X(sigmoid, true, any_dtype)                                                                             \
+  X(expm1, true, any_dtype)                                                                               \
+  X(exp2, true, any_dtype)                                                                                \
+  X(log2, true, any_dtype)                                                                                \
+  X(log10, true, any_dtype)                                                                               \
+  X(sinh, true, any_dtype)                                                                                \
+  X(cosh, true, any_dtype)                                                                                \
+  X(asin, true, any_dtype)                                                                                \
+  X(acos, true, any_dtype)                                                                                \
+  X(atan, true, any_dtype)                                                                                \
+  X(asinh, true, any_dtype)                                                                               \
+  X(acosh, true, any_dtype)                                                                               \
+  X(atanh, true, any_dtype)                                                                               \
+  X(erf, true, any_dtype)                                                                                 \
+  X(erfc, true, any_dtype)                                                                                \
+  X(erfinv, true, any_dtype)                                                                              \
+  X(reciprocal, true, any_dtype)
+
+#define MT_DECLARE_UNARY_STUB(name, floating, check) MT_DECLARE_STUB(name##_stub, UnaryFn);
+MT_UNARY_OPS(MT_DECLARE_UNARY_STUB)
+#undef MT_DECLARE_UNARY_STUB
+
+// round(x, decimals) for decimals != 0 (floating only).
 using RoundDecimalsFn = void(TensorIterator&, int64_t decimals);
 MT_DECLARE_STUB(round_decimals_stub, RoundDecimalsFn);
-// Floating: integer and bool inputs arrive converted to the default float.
-MT_DECLARE_STUB(exp_stub, UnaryFn);
-MT_DECLARE_STUB(log_stub, UnaryFn);
-MT_DECLARE_STUB(log1p_stub, UnaryFn);
-MT_DECLARE_STUB(sqrt_stub, UnaryFn);
-MT_DECLARE_STUB(rsqrt_stub, UnaryFn);
-MT_DECLARE_STUB(sin_stub, UnaryFn);
-MT_DECLARE_STUB(cos_stub, UnaryFn);
-MT_DECLARE_STUB(tanh_stub, UnaryFn);
-MT_DECLARE_STUB(sigmoid_stub, UnaryFn);
-MT_DECLARE_STUB(expm1_stub, UnaryFn);
-MT_DECLARE_STUB(exp2_stub, UnaryFn);
-MT_DECLARE_STUB(log2_stub, UnaryFn);
-MT_DECLARE_STUB(log10_stub, UnaryFn);
-MT_DECLARE_STUB(sinh_stub, UnaryFn);
-MT_DECLARE_STUB(cosh_stub, UnaryFn);
-MT_DECLARE_STUB(asin_stub, UnaryFn);
-MT_DECLARE_STUB(acos_stub, UnaryFn);
-MT_DECLARE_STUB(atan_stub, UnaryFn);
-MT_DECLARE_STUB(asinh_stub, UnaryFn);
-MT_DECLARE_STUB(acosh_stub, UnaryFn);
-MT_DECLARE_STUB(atanh_stub, UnaryFn);
-MT_DECLARE_STUB(erf_stub, UnaryFn);
-MT_DECLARE_STUB(erfc_stub, UnaryFn);
-MT_DECLARE_STUB(erfinv_stub, UnaryFn);
-MT_DECLARE_STUB(reciprocal_stub, UnaryFn);
 
 }  // namespace mt

@@ -77,53 +77,9 @@ Tensor& unary_(const char* name, Derivative derivative, DispatchKeySet ks, Tenso
   return self;
 }
 
-Tensor d_exp(const Tensor& x) { return x.exp(); }
-Tensor d_log(const Tensor& x) { return x.pow(-1); }
-Tensor d_log1p(const Tensor& x) { return (x + 1).pow(-1); }
-Tensor d_sqrt(const Tensor& x) { return x.rsqrt() * 0.5; }
-Tensor d_rsqrt(const Tensor& x) { return x.pow(-1.5) * -0.5; }
-Tensor d_sin(const Tensor& x) { return x.cos(); }
-Tensor d_cos(const Tensor& x) { return -x.sin(); }
-Tensor d_tanh(const Tensor& x) {
-  const Tensor t = x.tanh();
-  return -(t * t) + 1;
-}
-Tensor d_sigmoid(const Tensor& x) {
-  const Tensor s = x.sigmoid();
-  return s * (-s + 1);
-}
-Tensor d_silu(const Tensor& x) {
-  const Tensor s = x.sigmoid();
-  return s * (x * (-s + 1) + 1);
-}
-// The exponentials, logarithms, hyperbolic and inverse trigonometric functions, erf and its kin.
 constexpr double kLn2 = 0.6931471805599453, kLn10 = 2.302585092994046, kTwoOverSqrtPi = 1.1283791670955126;
-Tensor d_expm1(const Tensor& x) { return x.exp(); }
-Tensor d_exp2(const Tensor& x) { return x.exp2() * kLn2; }
-Tensor d_log2(const Tensor& x) { return (x * kLn2).reciprocal(); }
-Tensor d_log10(const Tensor& x) { return (x * kLn10).reciprocal(); }
-Tensor d_sinh(const Tensor& x) { return x.cosh(); }
-Tensor d_cosh(const Tensor& x) { return x.sinh(); }
-Tensor d_asin(const Tensor& x) { return (-(x * x) + 1).rsqrt(); }
-Tensor d_acos(const Tensor& x) { return -(-(x * x) + 1).rsqrt(); }
-Tensor d_atan(const Tensor& x) { return (x * x + 1).reciprocal(); }
-Tensor d_asinh(const Tensor& x) { return (x * x + 1).rsqrt(); }
-Tensor d_acosh(const Tensor& x) { return (x * x - 1).rsqrt(); }
-Tensor d_atanh(const Tensor& x) { return (-(x * x) + 1).reciprocal(); }
-Tensor d_erf(const Tensor& x) { return (-(x * x)).exp() * kTwoOverSqrtPi; }
-Tensor d_erfc(const Tensor& x) { return (-(x * x)).exp() * -kTwoOverSqrtPi; }
-// erfinv(x) = y: dy/dx = 1 / erf'(y) = sqrt(pi) / 2 exp(y^2).
-Tensor d_erfinv(const Tensor& x) {
-  const Tensor y = x.erfinv();
-  return (y * y).exp() / kTwoOverSqrtPi;
-}
-Tensor d_reciprocal(const Tensor& x) { return -(x * x).reciprocal(); }
-Tensor d_frac(const Tensor& x) { return mt::ones_like(x); }  // frac(x) = x - trunc(x)
 
-// abs: grad * sign(self), 0 at 0 (PyTorch's grad * self.sgn()).
-Tensor d_abs(const Tensor& x) { return x.sign(); }
-
-// Phi, the standard normal CDF, as gelu(x) / x (there is no erf op). At 0 it is its Taylor polynomial
+// Phi, the standard normal CDF, as gelu(x) / x. At 0 it is its Taylor polynomial
 // 1/2 + phi(0) (x - x^3 / 6), so that its derivatives there (a Hessian of gelu) are right to the third.
 Tensor normal_cdf(const Tensor& x) {
   constexpr double kInvSqrt2Pi = 0.3989422804014327;
@@ -146,38 +102,49 @@ Tensor d_gelu_tanh(const Tensor& x) {
 
 Derivative gelu_derivative(std::string_view approximate) { return approximate == "tanh" ? d_gelu_tanh : d_gelu; }
 
-#define MT_UNARY_FORMULA(op, node)                                                                        \
+// A unary op's derivative in one line: the op, PyTorch's node name and f'(x) as an expression in x. It
+// defines and registers the Autograd kernels of op and op_.
+#define MT_UNARY_FORMULA(op, node, derivative)                                                            \
+  Tensor d_##op(const Tensor& x) { return derivative; }                                                   \
   Tensor op(DispatchKeySet ks, const Tensor& self) { return unary<ops::op>(node, d_##op, ks, self); }     \
-  Tensor& op##_(DispatchKeySet ks, Tensor& self) { return unary_<ops::op##_>(node, d_##op, ks, self); }
+  Tensor& op##_(DispatchKeySet ks, Tensor& self) { return unary_<ops::op##_>(node, d_##op, ks, self); }   \
+  MT_LIBRARY_IMPL(mt, Autograd, m) {                                                                      \
+    m.impl(#op, MT_FN(op));                                                                               \
+    m.impl(#op "_", MT_FN(op##_));                                                                        \
+  }
 
-MT_UNARY_FORMULA(exp, "ExpBackward0")
-MT_UNARY_FORMULA(log, "LogBackward0")
-MT_UNARY_FORMULA(log1p, "Log1PBackward0")
-MT_UNARY_FORMULA(sqrt, "SqrtBackward0")
-MT_UNARY_FORMULA(rsqrt, "RsqrtBackward0")
-MT_UNARY_FORMULA(sin, "SinBackward0")
-MT_UNARY_FORMULA(cos, "CosBackward0")
-MT_UNARY_FORMULA(tanh, "TanhBackward0")
-MT_UNARY_FORMULA(sigmoid, "SigmoidBackward0")
-MT_UNARY_FORMULA(silu, "SiluBackward0")
-MT_UNARY_FORMULA(abs, "AbsBackward0")
-MT_UNARY_FORMULA(expm1, "Expm1Backward0")
-MT_UNARY_FORMULA(exp2, "Exp2Backward0")
-MT_UNARY_FORMULA(log2, "Log2Backward0")
-MT_UNARY_FORMULA(log10, "Log10Backward0")
-MT_UNARY_FORMULA(sinh, "SinhBackward0")
-MT_UNARY_FORMULA(cosh, "CoshBackward0")
-MT_UNARY_FORMULA(asin, "AsinBackward0")
-MT_UNARY_FORMULA(acos, "AcosBackward0")
-MT_UNARY_FORMULA(atan, "AtanBackward0")
-MT_UNARY_FORMULA(asinh, "AsinhBackward0")
-MT_UNARY_FORMULA(acosh, "AcoshBackward0")
-MT_UNARY_FORMULA(atanh, "AtanhBackward0")
-MT_UNARY_FORMULA(erf, "ErfBackward0")
-MT_UNARY_FORMULA(erfc, "ErfcBackward0")
-MT_UNARY_FORMULA(erfinv, "ErfinvBackward0")
-MT_UNARY_FORMULA(reciprocal, "ReciprocalBackward0")
-MT_UNARY_FORMULA(frac, "FracBackward0")
+MT_UNARY_FORMULA(exp, "ExpBackward0", x.exp())
+MT_UNARY_FORMULA(log, "LogBackward0", x.pow(-1))
+MT_UNARY_FORMULA(log1p, "Log1PBackward0", (x + 1).pow(-1))
+MT_UNARY_FORMULA(sqrt, "SqrtBackward0", x.rsqrt() * 0.5)
+MT_UNARY_FORMULA(rsqrt, "RsqrtBackward0", x.pow(-1.5) * -0.5)
+MT_UNARY_FORMULA(sin, "SinBackward0", x.cos())
+MT_UNARY_FORMULA(cos, "CosBackward0", -x.sin())
+MT_UNARY_FORMULA(tanh, "TanhBackward0", [&] { const Tensor t = x.tanh(); return -(t * t) + 1; }())
+MT_UNARY_FORMULA(sigmoid, "SigmoidBackward0", [&] { const Tensor s = x.sigmoid(); return s * (-s + 1); }())
+MT_UNARY_FORMULA(silu, "SiluBackward0", [&] { const Tensor s = x.sigmoid(); return s * (x * (-s + 1) + 1); }())
+// abs: grad * sign(self), 0 at 0 (PyTorch's grad * self.sgn()).
+MT_UNARY_FORMULA(abs, "AbsBackward0", x.sign())
+// The exponentials, logarithms, hyperbolic and inverse trigonometric functions, erf and its kin.
+MT_UNARY_FORMULA(expm1, "Expm1Backward0", x.exp())
+MT_UNARY_FORMULA(exp2, "Exp2Backward0", x.exp2() * kLn2)
+MT_UNARY_FORMULA(log2, "Log2Backward0", (x * kLn2).reciprocal())
+MT_UNARY_FORMULA(log10, "Log10Backward0", (x * kLn10).reciprocal())
+MT_UNARY_FORMULA(sinh, "SinhBackward0", x.cosh())
+MT_UNARY_FORMULA(cosh, "CoshBackward0", x.sinh())
+MT_UNARY_FORMULA(asin, "AsinBackward0", (-(x * x) + 1).rsqrt())
+MT_UNARY_FORMULA(acos, "AcosBackward0", -(-(x * x) + 1).rsqrt())
+MT_UNARY_FORMULA(atan, "AtanBackward0", (x * x + 1).reciprocal())
+MT_UNARY_FORMULA(asinh, "AsinhBackward0", (x * x + 1).rsqrt())
+MT_UNARY_FORMULA(acosh, "AcoshBackward0", (x * x - 1).rsqrt())
+MT_UNARY_FORMULA(atanh, "AtanhBackward0", (-(x * x) + 1).reciprocal())
+MT_UNARY_FORMULA(erf, "ErfBackward0", (-(x * x)).exp() * kTwoOverSqrtPi)
+MT_UNARY_FORMULA(erfc, "ErfcBackward0", (-(x * x)).exp() * -kTwoOverSqrtPi)
+// erfinv(x) = y: dy/dx = 1 / erf'(y) = sqrt(pi) / 2 exp(y^2).
+MT_UNARY_FORMULA(erfinv, "ErfinvBackward0",
+                 [&] { const Tensor y = x.erfinv(); return (y * y).exp() / kTwoOverSqrtPi; }())
+MT_UNARY_FORMULA(reciprocal, "ReciprocalBackward0", -(x * x).reciprocal())
+MT_UNARY_FORMULA(frac, "FracBackward0", mt::ones_like(x))  // frac(x) = x - trunc(x)
 #undef MT_UNARY_FORMULA
 
 // sign's gradient is 0 (PyTorch's zeros_like(grad)): it saves nothing, so changing self in place afterwards is no
@@ -360,60 +327,6 @@ Tensor& pow__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& exponent) {
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, Autograd, m) {
-  m.impl("exp", MT_FN(exp));
-  m.impl("exp_", MT_FN(exp_));
-  m.impl("log", MT_FN(log));
-  m.impl("log_", MT_FN(log_));
-  m.impl("log1p", MT_FN(log1p));
-  m.impl("log1p_", MT_FN(log1p_));
-  m.impl("expm1", MT_FN(expm1));
-  m.impl("expm1_", MT_FN(expm1_));
-  m.impl("exp2", MT_FN(exp2));
-  m.impl("exp2_", MT_FN(exp2_));
-  m.impl("log2", MT_FN(log2));
-  m.impl("log2_", MT_FN(log2_));
-  m.impl("log10", MT_FN(log10));
-  m.impl("log10_", MT_FN(log10_));
-  m.impl("sinh", MT_FN(sinh));
-  m.impl("sinh_", MT_FN(sinh_));
-  m.impl("cosh", MT_FN(cosh));
-  m.impl("cosh_", MT_FN(cosh_));
-  m.impl("asin", MT_FN(asin));
-  m.impl("asin_", MT_FN(asin_));
-  m.impl("acos", MT_FN(acos));
-  m.impl("acos_", MT_FN(acos_));
-  m.impl("atan", MT_FN(atan));
-  m.impl("atan_", MT_FN(atan_));
-  m.impl("asinh", MT_FN(asinh));
-  m.impl("asinh_", MT_FN(asinh_));
-  m.impl("acosh", MT_FN(acosh));
-  m.impl("acosh_", MT_FN(acosh_));
-  m.impl("atanh", MT_FN(atanh));
-  m.impl("atanh_", MT_FN(atanh_));
-  m.impl("erf", MT_FN(erf));
-  m.impl("erf_", MT_FN(erf_));
-  m.impl("erfc", MT_FN(erfc));
-  m.impl("erfc_", MT_FN(erfc_));
-  m.impl("erfinv", MT_FN(erfinv));
-  m.impl("erfinv_", MT_FN(erfinv_));
-  m.impl("reciprocal", MT_FN(reciprocal));
-  m.impl("reciprocal_", MT_FN(reciprocal_));
-  m.impl("sqrt", MT_FN(sqrt));
-  m.impl("sqrt_", MT_FN(sqrt_));
-  m.impl("rsqrt", MT_FN(rsqrt));
-  m.impl("rsqrt_", MT_FN(rsqrt_));
-  m.impl("sin", MT_FN(sin));
-  m.impl("sin_", MT_FN(sin_));
-  m.impl("cos", MT_FN(cos));
-  m.impl("cos_", MT_FN(cos_));
-  m.impl("tanh", MT_FN(tanh));
-  m.impl("tanh_", MT_FN(tanh_));
-  m.impl("sigmoid", MT_FN(sigmoid));
-  m.impl("sigmoid_", MT_FN(sigmoid_));
-  m.impl("silu", MT_FN(silu));
-  m.impl("silu_", MT_FN(silu_));
-  m.impl("abs", MT_FN(abs));
-  m.impl("abs_", MT_FN(abs_));
   m.impl("sign", MT_FN(sign));
   m.impl("sign_", MT_FN(sign_));
   m.impl("floor", MT_FN(floor));
@@ -424,8 +337,6 @@ MT_LIBRARY_IMPL(mt, Autograd, m) {
   m.impl("trunc_", MT_FN(trunc_));
   m.impl("round", MT_FN(round));
   m.impl("round_", MT_FN(round_));
-  m.impl("frac", MT_FN(frac));
-  m.impl("frac_", MT_FN(frac_));
   m.impl("round.decimals", MT_FN(round_decimals));
   m.impl("round_.decimals", MT_FN(round_decimals_));
   m.impl("relu", MT_FN(relu));
