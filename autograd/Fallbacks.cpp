@@ -12,21 +12,11 @@
 // that does either registers autogradNotImplementedInplaceOrViewFallback() there (autograd/InplaceOrView.h).
 #include "autograd/derivatives/Formulas.h"
 #include "dispatch/Dispatcher.h"
+#include "dispatch/MapTensors.h"
 
 namespace mt::autograd {
 
 namespace {
-
-template <typename F>
-void for_each_tensor(const IValue* values, size_t n, F&& f) {
-  for (size_t i = 0; i < n; ++i) {
-    if (values[i].isTensor()) {
-      f(values[i].toTensorRef(), i);
-    } else if (values[i].isTensorList()) {
-      for (const Tensor& t : values[i].toTensorList()) f(t, i);
-    }
-  }
-}
 
 void redispatch_below_autograd(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
   ExcludeDispatchKeyGuard guard(autograd_dispatch_keyset_with_ADInplaceOrView);

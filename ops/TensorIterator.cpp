@@ -381,38 +381,6 @@ void TensorIterator::cast_outputs() {
   }
 }
 
-TensorIterator TensorIterator::binary_op(Tensor& out, const Tensor& a, const Tensor& b) {
-  return TensorIteratorConfig().add_output(out).add_input(a).add_input(b).promote_inputs_to_common_dtype(true).build();
-}
-TensorIterator TensorIterator::binary_float_op(Tensor& out, const Tensor& a, const Tensor& b) {
-  return TensorIteratorConfig()
-      .add_output(out)
-      .add_input(a)
-      .add_input(b)
-      .promote_inputs_to_common_dtype(true)
-      .promote_integer_inputs_to_float(true)
-      .build();
-}
-TensorIterator TensorIterator::comparison_op(Tensor& out, const Tensor& a, const Tensor& b) {
-  return TensorIteratorConfig()
-      .add_output(out)
-      .add_input(a)
-      .add_input(b)
-      .promote_inputs_to_common_dtype(true)
-      .output_dtype(kBool)
-      .build();
-}
-TensorIterator TensorIterator::unary_op(Tensor& out, const Tensor& a) {
-  return TensorIteratorConfig().add_output(out).add_input(a).promote_inputs_to_common_dtype(true).build();
-}
-TensorIterator TensorIterator::unary_float_op(Tensor& out, const Tensor& a) {
-  return TensorIteratorConfig()
-      .add_output(out)
-      .add_input(a)
-      .promote_inputs_to_common_dtype(true)
-      .promote_integer_inputs_to_float(true)
-      .build();
-}
 TensorIterator TensorIterator::nullary_op(Tensor& out) {
   return TensorIteratorConfig().add_output(out).check_mem_overlap(false).build();
 }

@@ -31,15 +31,6 @@ class TensorIterator {
   // is its step in bytes.
   using Loop = std::function<void(char** data, const int64_t* strides, int64_t n)>;
 
-  // Common configurations. An undefined `out` is allocated; a defined one must have the broadcast
-  // shape (or be empty, and is then resized) and a dtype the result can be cast to.
-  static TensorIterator binary_op(Tensor& out, const Tensor& a, const Tensor& b);
-  // Like binary_op, but integer inputs give the default float dtype (true division, pow with floats).
-  static TensorIterator binary_float_op(Tensor& out, const Tensor& a, const Tensor& b);
-  // Inputs promoted to their common dtype, output bool.
-  static TensorIterator comparison_op(Tensor& out, const Tensor& a, const Tensor& b);
-  static TensorIterator unary_op(Tensor& out, const Tensor& a);
-  static TensorIterator unary_float_op(Tensor& out, const Tensor& a);
   // Writes one value to every element (fill_): an expanded `out` is allowed, as in PyTorch.
   static TensorIterator nullary_op(Tensor& out);
 

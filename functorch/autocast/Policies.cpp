@@ -8,6 +8,7 @@
 
 #include "dispatch/Library.h"
 #include "dispatch/LocalDispatchKeySet.h"
+#include "dispatch/MapTensors.h"
 #include "functorch/autocast/AutocastMode.h"
 #include "ops/Tags.h"
 
@@ -27,17 +28,6 @@ using P = CastPolicy;
 constexpr std::array cpu_policies{MT_AUTOCAST_CPU_OPS(MT_POLICY_ENTRY)};
 constexpr std::array cuda_policies{MT_AUTOCAST_CUDA_OPS(MT_POLICY_ENTRY)};
 #undef MT_POLICY_ENTRY
-
-template <typename F>
-void for_each_tensor(IValue* args, size_t n, F&& f) {
-  for (size_t i = 0; i < n; ++i) {
-    if (args[i].isTensor()) {
-      f(args[i].toTensorRef());
-    } else if (args[i].isTensorList()) {
-      for (const Tensor& t : args[i].toTensorList()) f(t);
-    }
-  }
-}
 
 // Replaces every Tensor and Tensor[] argument by its cast to `dtype`.
 void cast_arguments(IValue* args, size_t n, ScalarType dtype, DeviceType device) {

@@ -24,17 +24,6 @@ namespace {
 
 // --- arguments -------------------------------------------------------------------------------------
 
-template <typename F>
-void for_each_tensor(IValue* args, size_t n, F f) {
-  for (size_t i = 0; i < n; ++i) {
-    if (args[i].isTensor()) {
-      f(args[i].toTensorRef());
-    } else if (args[i].isTensorList()) {
-      for (const Tensor& t : args[i].toTensorList()) f(t);
-    }
-  }
-}
-
 // Refuses functional tensors whose functionalize already returned, and says whether any argument is a
 // functional tensor of `level`.
 bool check_alive_and_find_level(const FunctionSchema& schema, IValue* args, size_t n, int64_t level) {
