@@ -22,30 +22,23 @@ namespace {
 // The gradient from the incoming gradient g and the input x.
 using ActivationGrad = std::function<Tensor(const Tensor& g, const Tensor& x)>;
 
-template <typename Op, typename... Args>
-Tensor activation(const char* node, ActivationGrad grad, DispatchKeySet ks, const Tensor& self, const Args&... args) {
-  Tensor out = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self, args...); });
-  if (compute_requires_grad({self})) {
-    record(node, {self}, {out}, [x = SavedVariable(self), grad = std::move(grad)](const variable_list& g) {
-      return variable_list{grad(g[0], x.unpack())};
-    });
-  }
-  return out;
+// grad(g, x), with x saved.
+BackwardFunction::Formula activation_formula(ActivationGrad grad, const Tensor& x) {
+  return [x = SavedVariable(x), grad = std::move(grad)](const variable_list& g) {
+    return variable_list{grad(g[0], x.unpack())};
+  };
 }
 
-// The in-place form saves a copy of self's old value, made with autograd on (PyTorch's original_self).
+template <typename Op, typename... Args>
+Tensor activation(const char* node, ActivationGrad grad, DispatchKeySet ks, const Tensor& self, const Args&... args) {
+  return differentiable<Op>(
+      node, {self}, [&] { return activation_formula(std::move(grad), self); }, ks, self, args...);
+}
 template <typename Op, typename... Args>
 Tensor& activation_(const char* node, ActivationGrad grad, DispatchKeySet ks, Tensor& self, const Args&... args) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self});
-  const Tensor original = rg ? self.clone() : Tensor();
-  below_autograd([&]() -> Tensor& { return Op::redispatch(ks & after_autograd_keyset, self, args...); });
-  if (rg) {
-    record(node, {self}, {self}, [x = SavedVariable(original), grad = std::move(grad)](const variable_list& g) {
-      return variable_list{grad(g[0], x.unpack())};
-    });
-  }
-  return self;
+  return differentiable_<Op>(
+      node, {self}, [&](const Tensor& original) { return activation_formula(std::move(grad), original); }, ks, self,
+      args...);
 }
 
 ActivationGrad d_leaky_relu(const Scalar& slope) {

@@ -31,21 +31,16 @@ BackwardFunction::Formula binary_formula(Partials partials, const Tensor& self, 
 
 template <typename Op>
 Tensor binary(const char* node, Partials partials, DispatchKeySet ks, const Tensor& self, const Tensor& other) {
-  Tensor out = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self, other); });
-  if (compute_requires_grad({self, other})) record(node, {self, other}, {out}, binary_formula(partials, self, other));
-  return out;
+  return differentiable<Op>(
+      node, {self, other}, [&] { return binary_formula(partials, self, other); }, ks, self, other);
 }
-
-// The in-place form saves a copy of self's old value, made with autograd on (PyTorch's original_self).
+// The other operand is saved as it is before the op writes self (detached where it shares self's memory).
 template <typename Op>
 Tensor& binary_(const char* node, Partials partials, DispatchKeySet ks, Tensor& self, const Tensor& other) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self, other});
-  BackwardFunction::Formula formula;
-  if (rg) formula = binary_formula(partials, self.clone(), operand_to_save_inplace(self, other));
-  below_autograd([&]() -> Tensor& { return Op::redispatch(ks & after_autograd_keyset, self, other); });
-  if (rg) record(node, {self, other}, {self}, std::move(formula));
-  return self;
+  return differentiable_<Op>(
+      node, {self, other},
+      [&](const Tensor& original) { return binary_formula(partials, original, operand_to_save_inplace(self, other)); },
+      ks, self, other);
 }
 
 std::pair<Tensor, Tensor> d_atan2(const Tensor& g, const Tensor& a, const Tensor& b) {

@@ -1,6 +1,10 @@
 #pragma once
 // What the derivative formulas (the Autograd-key kernels in this folder) share: running the op below
 // the autograd layer, recording its node, and reducing a broadcast gradient back to an input's shape.
+#include <functional>
+#include <initializer_list>
+#include <type_traits>
+
 #include "autograd/AutogradMeta.h"
 #include "autograd/BackwardFunction.h"
 #include "autograd/GradMode.h"
@@ -46,6 +50,42 @@ inline void check_inplace(const Tensor& self) { check_inplace(self, requires_gra
 // self's new grad_fn would otherwise hold self itself, a reference cycle that is never freed.
 inline Tensor operand_to_save_inplace(const Tensor& self, const Tensor& operand) {
   return operand.defined() && shares_storage(self, operand) ? operand.detach() : operand;
+}
+
+// An op's Autograd kernel, written once. The functional form runs Op below autograd and, when an input
+// requires grad, records `node` on the output with edges to `inputs` and the backward that make_formula()
+// -- or make_formula(output), for one that needs the result -- builds then (what it saves; it is not
+// called otherwise).
+template <typename Op, typename MakeFormula, typename... Args>
+Tensor differentiable(const char* node, std::initializer_list<std::reference_wrapper<const Tensor>> inputs,
+                      const MakeFormula& make_formula, DispatchKeySet ks, const Args&... args) {
+  Tensor out = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, args...); });
+  if (!compute_requires_grad(inputs)) return out;
+  if constexpr (std::is_invocable_v<const MakeFormula&>)
+    record(node, inputs, {out}, make_formula());
+  else
+    record(node, inputs, {out}, make_formula(out));
+  return out;
+}
+
+// The in-place form checks self first and builds the backward before the op writes self, from
+// make_formula(original): a copy of self's old value taken with autograd on (PyTorch's original_self). A
+// formula that needs nothing of self takes no argument, and no copy is made.
+template <typename Op, typename MakeFormula, typename... Args>
+Tensor& differentiable_(const char* node, std::initializer_list<std::reference_wrapper<const Tensor>> inputs,
+                        const MakeFormula& make_formula, DispatchKeySet ks, Tensor& self, const Args&... args) {
+  check_inplace(self);
+  const bool rg = compute_requires_grad(inputs);
+  BackwardFunction::Formula formula;
+  if (rg) {
+    if constexpr (std::is_invocable_v<const MakeFormula&>)
+      formula = make_formula();
+    else
+      formula = make_formula(self.clone());
+  }
+  below_autograd([&]() -> Tensor& { return Op::redispatch(ks & after_autograd_keyset, self, args...); });
+  if (rg) record(node, inputs, {self}, std::move(formula));
+  return self;
 }
 
 // The gradient where `mask` holds and 0 elsewhere (grad_where_not: where it does not), selected as PyTorch's

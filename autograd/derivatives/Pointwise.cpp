@@ -50,31 +50,22 @@ namespace {
 
 using Derivative = Tensor (*)(const Tensor& self);
 
-template <typename Op>
-Tensor unary(const char* name, Derivative derivative, DispatchKeySet ks, const Tensor& self) {
-  Tensor out = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self); });
-  if (compute_requires_grad({self})) {
-    record(name, {self}, {out}, [s = SavedVariable(self), derivative](const variable_list& g) {
-      return variable_list{g[0] * derivative(s.unpack())};
-    });
-  }
-  return out;
+// g * f'(x), with x saved.
+BackwardFunction::Formula times_derivative(Derivative derivative, const Tensor& x) {
+  return [s = SavedVariable(x), derivative](const variable_list& g) {
+    return variable_list{g[0] * derivative(s.unpack())};
+  };
 }
 
-// The in-place form: the derivative needs self's old value, so a copy of it is taken first. The copy is
-// made with autograd on (as PyTorch's original_self), so that the gradient stays differentiable in it.
+template <typename Op>
+Tensor unary(const char* name, Derivative derivative, DispatchKeySet ks, const Tensor& self) {
+  return differentiable<Op>(
+      name, {self}, [&] { return times_derivative(derivative, self); }, ks, self);
+}
 template <typename Op>
 Tensor& unary_(const char* name, Derivative derivative, DispatchKeySet ks, Tensor& self) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self});
-  const Tensor original = rg ? self.clone() : Tensor();
-  below_autograd([&]() -> Tensor& { return Op::redispatch(ks & after_autograd_keyset, self); });
-  if (rg) {
-    record(name, {self}, {self}, [s = SavedVariable(original), derivative](const variable_list& g) {
-      return variable_list{g[0] * derivative(s.unpack())};
-    });
-  }
-  return self;
+  return differentiable_<Op>(
+      name, {self}, [&](const Tensor& original) { return times_derivative(derivative, original); }, ks, self);
 }
 
 constexpr double kLn2 = 0.6931471805599453, kLn10 = 2.302585092994046, kTwoOverSqrtPi = 1.1283791670955126;
@@ -104,13 +95,13 @@ Derivative gelu_derivative(std::string_view approximate) { return approximate ==
 
 // A unary op's derivative in one line: the op, PyTorch's node name and f'(x) as an expression in x. It
 // defines and registers the Autograd kernels of op and op_.
-#define MT_UNARY_FORMULA(op, node, derivative)                                                            \
-  Tensor d_##op(const Tensor& x) { return derivative; }                                                   \
-  Tensor op(DispatchKeySet ks, const Tensor& self) { return unary<ops::op>(node, d_##op, ks, self); }     \
-  Tensor& op##_(DispatchKeySet ks, Tensor& self) { return unary_<ops::op##_>(node, d_##op, ks, self); }   \
-  MT_LIBRARY_IMPL(mt, Autograd, m) {                                                                      \
-    m.impl(#op, MT_FN(op));                                                                               \
-    m.impl(#op "_", MT_FN(op##_));                                                                        \
+#define MT_UNARY_FORMULA(op, node, derivative)                                                          \
+  Tensor d_##op(const Tensor& x) { return derivative; }                                                 \
+  Tensor op(DispatchKeySet ks, const Tensor& self) { return unary<ops::op>(node, d_##op, ks, self); }   \
+  Tensor& op##_(DispatchKeySet ks, Tensor& self) { return unary_<ops::op##_>(node, d_##op, ks, self); } \
+  MT_LIBRARY_IMPL(mt, Autograd, m) {                                                                    \
+    m.impl(#op, MT_FN(op));                                                                             \
+    m.impl(#op "_", MT_FN(op##_));                                                                      \
   }
 
 MT_UNARY_FORMULA(exp, "ExpBackward0", x.exp())
@@ -154,17 +145,11 @@ variable_list zero_gradient(const variable_list& g) { return {mt::zeros_like(g[0
 // sign and the rounding functions: piecewise constant, so their gradient is 0.
 template <typename Op>
 Tensor piecewise_constant(const char* name, DispatchKeySet ks, const Tensor& self, const auto&... args) {
-  Tensor out = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self, args...); });
-  if (compute_requires_grad({self})) record(name, {self}, {out}, zero_gradient);
-  return out;
+  return differentiable<Op>(name, {self}, [] { return BackwardFunction::Formula(zero_gradient); }, ks, self, args...);
 }
 template <typename Op>
 Tensor& piecewise_constant_(const char* name, DispatchKeySet ks, Tensor& self, const auto&... args) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self});
-  below_autograd([&]() -> Tensor& { return Op::redispatch(ks & after_autograd_keyset, self, args...); });
-  if (rg) record(name, {self}, {self}, zero_gradient);
-  return self;
+  return differentiable_<Op>(name, {self}, [] { return BackwardFunction::Formula(zero_gradient); }, ks, self, args...);
 }
 
 #define MT_ZERO_GRAD_FORMULA(op, node)                                                                        \
@@ -188,29 +173,24 @@ Tensor& round_decimals_(DispatchKeySet ks, Tensor& self, int64_t decimals) {
 // relu, as PyTorch's threshold_backward(grad, result, 0): the gradient is dropped where the result is <= 0, which is
 // where self is, and passes elsewhere, at a NaN too (relu(NaN) is NaN, which is not <= 0).
 Tensor relu(DispatchKeySet ks, const Tensor& self) {
-  Tensor out = below_autograd([&] { return ops::relu::redispatch(ks & after_autograd_keyset, self); });
-  if (compute_requires_grad({self})) {
-    record("ReluBackward0", {self}, {out}, [s = SavedVariable(self)](const variable_list& g) {
+  return differentiable<ops::relu>("ReluBackward0", {self}, [&] {
+    return BackwardFunction::Formula([s = SavedVariable(self)](const variable_list& g) {
       return variable_list{mt::threshold_backward(g[0], s.unpack(), 0)};
     });
-  }
-  return out;
+  }, ks, self);
 }
 
 // threshold_backward is linear in grad_output, with the same mask for the gradient's gradient, and
 // piecewise constant in self.
 Tensor threshold_backward(DispatchKeySet ks, const Tensor& grad_output, const Tensor& self, const Scalar& threshold) {
-  Tensor out = below_autograd(
-      [&] { return ops::threshold_backward::redispatch(ks & after_autograd_keyset, grad_output, self, threshold); });
-  if (compute_requires_grad({grad_output, self})) {
-    record("ThresholdBackwardBackward0", {grad_output, self}, {out},
-           [s = SavedVariable(self), threshold, go_sizes = grad_output.sizes().vec()](const variable_list& g) {
-             const Tensor self_v = s.unpack();
-             return variable_list{sum_to(mt::threshold_backward(g[0], self_v, threshold), go_sizes),
-                                  mt::zeros_like(self_v)};
-           });
-  }
-  return out;
+  return differentiable<ops::threshold_backward>("ThresholdBackwardBackward0", {grad_output, self}, [&] {
+    return BackwardFunction::Formula(
+        [s = SavedVariable(self), threshold, go_sizes = grad_output.sizes().vec()](const variable_list& g) {
+          const Tensor self_v = s.unpack();
+          return variable_list{sum_to(mt::threshold_backward(g[0], self_v, threshold), go_sizes),
+                               mt::zeros_like(self_v)};
+        });
+  }, ks, grad_output, self, threshold);
 }
 
 // relu_ saves where the result is <= 0 instead of a copy of self.
@@ -228,36 +208,22 @@ Tensor& relu_(DispatchKeySet ks, Tensor& self) {
 }
 
 Tensor gelu(DispatchKeySet ks, const Tensor& self, std::string_view approximate) {
-  Tensor out = below_autograd([&] { return ops::gelu::redispatch(ks & after_autograd_keyset, self, approximate); });
-  if (compute_requires_grad({self})) {
-    record("GeluBackward0", {self}, {out},
-           [s = SavedVariable(self), derivative = gelu_derivative(approximate)](const variable_list& g) {
-             return variable_list{g[0] * derivative(s.unpack())};
-           });
-  }
-  return out;
+  return differentiable<ops::gelu>(
+      "GeluBackward0", {self}, [&] { return times_derivative(gelu_derivative(approximate), self); }, ks, self,
+      approximate);
 }
 
 Tensor& gelu_(DispatchKeySet ks, Tensor& self, std::string_view approximate) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self});
-  const Tensor original = rg ? self.clone() : Tensor();
-  below_autograd([&]() -> Tensor& { return ops::gelu_::redispatch(ks & after_autograd_keyset, self, approximate); });
-  if (rg) {
-    record("GeluBackward0", {self}, {self},
-           [s = SavedVariable(original), derivative = gelu_derivative(approximate)](const variable_list& g) {
-             return variable_list{g[0] * derivative(s.unpack())};
-           });
-  }
-  return self;
+  return differentiable_<ops::gelu_>(
+      "GeluBackward0", {self},
+      [&](const Tensor& original) { return times_derivative(gelu_derivative(approximate), original); }, ks, self,
+      approximate);
 }
 
 Tensor& neg__(DispatchKeySet ks, Tensor& self) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self});
-  below_autograd([&]() -> Tensor& { return ops::neg_::redispatch(ks & after_autograd_keyset, self); });
-  if (rg) record("NegBackward0", {self}, {self}, [](const variable_list& g) { return variable_list{-g[0]}; });
-  return self;
+  return differentiable_<ops::neg_>("NegBackward0", {self}, [] {
+    return BackwardFunction::Formula([](const variable_list& g) { return variable_list{-g[0]}; });
+  }, ks, self);
 }
 
 // d/dself self^e = e self^(e-1); an exponent of 0 gives 0 (not 0 * inf at self = 0).
@@ -266,27 +232,21 @@ Tensor pow_self_grad(const Tensor& g, const Tensor& self, double e) {
   return g * self.pow(e - 1) * e;
 }
 
+BackwardFunction::Formula pow_scalar_formula(const Tensor& self, const Scalar& exponent) {
+  return [s = SavedVariable(self), e = exponent.toDouble()](const variable_list& g) {
+    return variable_list{pow_self_grad(g[0], s.unpack(), e)};
+  };
+}
+
 Tensor pow_Tensor_Scalar(DispatchKeySet ks, const Tensor& self, const Scalar& exponent) {
-  Tensor out = below_autograd([&] { return ops::pow_Tensor_Scalar::redispatch(ks & after_autograd_keyset, self, exponent); });
-  if (compute_requires_grad({self})) {
-    record("PowBackward0", {self}, {out}, [s = SavedVariable(self), e = exponent.toDouble()](const variable_list& g) {
-      return variable_list{pow_self_grad(g[0], s.unpack(), e)};
-    });
-  }
-  return out;
+  return differentiable<ops::pow_Tensor_Scalar>(
+      "PowBackward0", {self}, [&] { return pow_scalar_formula(self, exponent); }, ks, self, exponent);
 }
 
 Tensor& pow__Scalar(DispatchKeySet ks, Tensor& self, const Scalar& exponent) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self});
-  const Tensor original = rg ? self.clone() : Tensor();
-  below_autograd([&]() -> Tensor& { return ops::pow__Scalar::redispatch(ks & after_autograd_keyset, self, exponent); });
-  if (rg) {
-    record("PowBackward0", {self}, {self}, [s = SavedVariable(original), e = exponent.toDouble()](const variable_list& g) {
-      return variable_list{pow_self_grad(g[0], s.unpack(), e)};
-    });
-  }
-  return self;
+  return differentiable_<ops::pow__Scalar>(
+      "PowBackward0", {self}, [&](const Tensor& original) { return pow_scalar_formula(original, exponent); }, ks,
+      self, exponent);
 }
 
 // pow(self, exponent) with both tensors (PyTorch's pow_backward_self / pow_backward_exponent): self's gradient is 0
@@ -305,23 +265,19 @@ BackwardFunction::Formula pow_tensor_formula(const Tensor& self, const Tensor& e
 }
 
 Tensor pow_Tensor_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& exponent) {
-  Tensor out =
-      below_autograd([&] { return ops::pow_Tensor_Tensor::redispatch(ks & after_autograd_keyset, self, exponent); });
-  if (compute_requires_grad({self, exponent})) {
-    record("PowBackward1", {self, exponent}, {out}, pow_tensor_formula(self, exponent, out.scalar_type()));
-  }
-  return out;
+  return differentiable<ops::pow_Tensor_Tensor>(
+      "PowBackward1", {self, exponent},
+      [&](const Tensor& out) { return pow_tensor_formula(self, exponent, out.scalar_type()); }, ks, self, exponent);
 }
 
+// The exponent is saved before the op: the op's write shows if it shares self's memory (mul_'s note).
 Tensor& pow__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& exponent) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self, exponent});
-  // The exponent is saved before the op: the op's write shows if it shares self's memory (mul_'s note).
-  BackwardFunction::Formula formula =
-      rg ? pow_tensor_formula(self.clone(), operand_to_save_inplace(self, exponent), self.scalar_type()) : nullptr;
-  below_autograd([&]() -> Tensor& { return ops::pow__Tensor::redispatch(ks & after_autograd_keyset, self, exponent); });
-  if (rg) record("PowBackward1", {self, exponent}, {self}, std::move(formula));
-  return self;
+  return differentiable_<ops::pow__Tensor>(
+      "PowBackward1", {self, exponent},
+      [&](const Tensor& original) {
+        return pow_tensor_formula(original, operand_to_save_inplace(self, exponent), self.scalar_type());
+      },
+      ks, self, exponent);
 }
 
 }  // namespace
