@@ -6,7 +6,6 @@
 // (declarations spliced into class Tensor) and TensorMethods.cpp (their definitions); ops/Tags.h (the ops
 // of each tag); RegisterSchemas.cpp (the MT_LIBRARY(mt) block) and RegisterInplaceOrView.cpp.
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -46,6 +45,16 @@ std::string trim(std::string s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
+// The values of an autocast_cpu= or autocast_cuda= tag: CastPolicy's enumerators
+// (functorch/autocast/AutocastMode.h), which the generated ops/Tags.h names.
+constexpr std::string_view kCastPolicies[] = {"lower_precision_fp", "fp32", "fp32_set_opt_dtype", "promote", "banned"};
+
+std::string cast_policy_names() {
+  std::string names;
+  for (const auto p : kCastPolicies) names += (names.empty() ? "" : ", ") + std::string(p);
+  return names;
+}
+
 std::vector<OpDecl> read_decls(const std::string& path) {
   std::ifstream in(path);
   if (!in) fail("cannot read " + path);
@@ -74,13 +83,13 @@ std::vector<OpDecl> read_decls(const std::string& path) {
     for (std::string t; tags >> t;) {
       const auto eq = t.find('=');
       const std::string key = t.substr(0, eq), value = eq == std::string::npos ? "" : t.substr(eq + 1);
-      const bool policy = value == "lower_precision_fp" || value == "fp32" || value == "fp32_set_opt_dtype" ||
-                          value == "promote" || value == "banned";
+      const bool policy =
+          std::find(std::begin(kCastPolicies), std::end(kCastPolicies), value) != std::end(kCastPolicies);
       if (t == "pointwise") d.pointwise = true;
       else if (key == "autocast_cpu" && policy) d.autocast_cpu = value;
       else if (key == "autocast_cuda" && policy) d.autocast_cuda = value;
       else fail(where + ": unknown tag '" + t + "' (expected pointwise, autocast_cpu=<policy> or autocast_cuda=<policy>, " +
-                "a policy being lower_precision_fp, fp32, fp32_set_opt_dtype, promote or banned)");
+                "a policy being one of " + cast_policy_names() + ")");
     }
     decls.push_back(std::move(d));
   }
@@ -332,12 +341,10 @@ std::string gen_method_decls(const std::vector<OpDecl>& decls) {
 std::string gen_method_defs(const std::vector<OpDecl>& decls) {
   std::ostringstream o;
   o << kHeader << "#include \"tensor/Tensor.h\"\n";
-  std::vector<std::string> included;
-  for (const auto& d : decls) {
-    if (!d.method || std::find(included.begin(), included.end(), api_name(d.schema)) != included.end()) continue;
-    included.push_back(api_name(d.schema));
-    o << "#include \"ops/api/" << included.back() << "_ops.h\"\n";
-  }
+  std::set<std::string> included;
+  for (const auto& d : decls)
+    if (d.method && included.insert(api_name(d.schema)).second)
+      o << "#include \"ops/api/" << api_name(d.schema) << "_ops.h\"\n";
   o << "\nnamespace mt {\n";
   for (const auto& d : decls) {
     if (!d.method) continue;
@@ -369,13 +376,16 @@ std::string gen_tags(const std::vector<OpDecl>& decls) {
   o << kHeader << "#pragma once\n\n// X(\"name.overload\") for each op tagged `pointwise`.\n#define MT_POINTWISE_OPS(X)";
   for (const auto& d : decls)
     if (d.pointwise) o << " \\\n  X(\"" << qualified_name(d.schema) << "\")";
-  for (const auto* device : {"cpu", "cuda"}) {
-    std::string upper = device;
-    for (auto& c : upper) c = static_cast<char>(std::toupper(c));
-    o << "\n\n// X(\"name.overload\", policy) for each op tagged `autocast_" << device << "=policy`.\n#define MT_AUTOCAST_"
-      << upper << "_OPS(X)";
+  struct Device {
+    const char *tag, *macro;
+    std::string OpDecl::*policy;
+  };
+  for (const Device device :
+       {Device{"cpu", "CPU", &OpDecl::autocast_cpu}, Device{"cuda", "CUDA", &OpDecl::autocast_cuda}}) {
+    o << "\n\n// X(\"name.overload\", policy) for each op tagged `autocast_" << device.tag
+      << "=policy`.\n#define MT_AUTOCAST_" << device.macro << "_OPS(X)";
     for (const auto& d : decls) {
-      const std::string& policy = std::string(device) == "cpu" ? d.autocast_cpu : d.autocast_cuda;
+      const std::string& policy = d.*device.policy;
       if (!policy.empty()) o << " \\\n  X(\"" << qualified_name(d.schema) << "\", " << policy << ")";
     }
   }
