@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -62,7 +63,7 @@ constexpr auto kLate = std::chrono::microseconds(10);
 // Under contention a region runs on the caller and the workers that happen to be awake; once in this
 // long it wakes the sleeping ones too, to find out whether the cores are free again.
 constexpr auto kProbeInterval = std::chrono::milliseconds(20);
-// How long a reading of whether a core is free for a sleeping worker holds: it costs a few us.
+// How long a reading of whether a core is free for a sleeping worker holds: it costs 10-15 us (up to 100 in a VM).
 constexpr auto kFreeCheck = std::chrono::milliseconds(1);
 
 int online_cpus() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
@@ -143,7 +144,7 @@ int hardware_threads() {
 
 // How many threads the kernel has runnable on the whole machine now, this one included (Linux's
 // /proc/loadavg), or -1 where that cannot be read or does not describe the CPUs this process may use:
-// under an affinity mask or a quota the count is the host's, whose other CPUs are none of ours. A few us:
+// under an affinity mask or a quota the count is the host's, whose other CPUs are none of ours. 10-15 us:
 // read once per probe.
 int runnable_threads() {
   static const bool whole_machine = hardware_threads() == online_cpus();
@@ -194,24 +195,22 @@ int runnable_others(int awake) {
 class ThreadPool {
  public:
   // Where the pool spans the process's affinity mask (no cgroup quota below it), each worker is pinned to a
-  // CPU of its own, the mask's last ones: left free, the kernel woke workers on the caller's CPU (its
+  // CPU of its own, none of them the caller's: left free, the kernel woke workers on the caller's CPU (its
   // wake-up affinity) and they ran their chunks only after the caller's, and the late verdicts (see judge)
-  // kept an idle pool serial. Under a quota the mask is the host's, which other processes share: nothing is
-  // pinned. The caller never is; under contention the verdicts still take the workers out.
+  // kept an idle pool serial. The caller is never pinned, so a region first moves the worker off the CPU
+  // the caller has moved to (see follow_caller). Under a quota the mask is the host's, which other
+  // processes share: nothing is pinned. Under contention the verdicts still take the workers out.
   explicit ThreadPool(int workers) {
     const std::vector<int> cpus = affinity_mask();
-    const bool pin = cpus.size() == static_cast<size_t>(workers) + 1;
+    if (cpus.size() == static_cast<size_t>(workers) + 1) {
+      const int here = sched_getcpu();
+      spare_cpu_ = std::find(cpus.begin(), cpus.end(), here) != cpus.end() ? here : cpus.front();
+      for (const int cpu : cpus)
+        if (cpu != spare_cpu_) worker_cpus_.push_back(cpu);
+    }
     for (int i = 0; i < workers; ++i) {
-      const int cpu = pin ? cpus[cpus.size() - 1 - i] : -1;
-      threads_.emplace_back([this, cpu] {
-        if (cpu >= 0) {
-          cpu_set_t one;
-          CPU_ZERO(&one);
-          CPU_SET(cpu, &one);
-          sched_setaffinity(0, sizeof one, &one);
-        }
-        work();
-      });
+      threads_.emplace_back([this] { work(); });
+      if (!worker_cpus_.empty()) pin(i, worker_cpus_[i]);
     }
   }
   ~ThreadPool() {
@@ -250,6 +249,7 @@ class ThreadPool {
   // Runs job(i) for i in [0, n), n < 65536, the caller taking part, waking sleeping workers if `notify`.
   void run(int n, bool notify, const std::function<void(int)>& job) {
     std::unique_lock<std::mutex> call_lock(call_mutex_);  // one parallel region at a time
+    follow_caller();
     const uint64_t generation = ++generation_ & 0xffffffff;  // what claim_ holds of it
     job_ = &job;
     error_ = nullptr;
@@ -292,6 +292,28 @@ class ThreadPool {
   }
 
  private:
+  void pin(int worker, int cpu) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    pthread_setaffinity_np(threads_[worker].native_handle(), sizeof one, &one);
+  }
+  // Keeps the caller's CPU free of workers. A caller that started on, or was moved to, a worker's CPU
+  // otherwise shared it with that worker for the whole run (the kernel does not move a running thread
+  // to the idle CPU while the pinned one waits): the worker's chunks ran after the caller's, and the
+  // verdicts kept the pool serial, 1.3x slower than one thread. sched_getcpu is a few ns; the swap, a
+  // system call, is taken only when the caller has moved.
+  void follow_caller() {
+    if (worker_cpus_.empty()) return;
+    const int here = sched_getcpu();
+    if (here == spare_cpu_) return;
+    const auto w = std::find(worker_cpus_.begin(), worker_cpus_.end(), here);
+    if (w == worker_cpus_.end()) return;  // a CPU outside the mask the pool was made for
+    *w = spare_cpu_;
+    spare_cpu_ = here;
+    pin(static_cast<int>(w - worker_cpus_.begin()), *w);
+  }
+
   void judge(bool late) {
     // A contended pool's workers are awake only after a probe found the cores free: one that kept up
     // has a core again.
@@ -395,6 +417,8 @@ class ThreadPool {
   }
 
   std::vector<std::thread> threads_;
+  std::vector<int> worker_cpus_;  // worker i's CPU where the pool pins them (under call_mutex_)
+  int spare_cpu_ = -1;            // the mask's CPU left for the caller
   std::mutex call_mutex_, mutex_;
   std::condition_variable wake_, done_;
   uint64_t generation_ = 0;  // the caller's count of jobs (under call_mutex_)
@@ -469,7 +493,10 @@ void detail::set_parallel_always_wake(bool on) { pool().set_always_wake(on); }
 
 int parallel_threads(bool wake) {
   if (num_threads == 1 || in_parallel_region) return 1;
-  reserved = {std::chrono::steady_clock::now(), true, pool().plan(wake)};
+  // Stamped after the plan, which may read /proc/loadavg (10-100 us in a VM): the reservation measures
+  // the kernel's gap between asking and starting its region, and a probe's plan must not expire in it.
+  const ThreadPool::Plan plan = pool().plan(wake);
+  reserved = {std::chrono::steady_clock::now(), true, plan};
   return std::min(num_threads, reserved.plan.threads);
 }
 

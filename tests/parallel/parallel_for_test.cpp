@@ -310,6 +310,42 @@ TEST(ParallelFor, EveryChunkRunsOnceWhicheverThreadClaimsIt) {
   for (auto& r : runs) ASSERT_EQ(r.load(), 1);
 }
 
+// Where the pool pins its workers (it spans the affinity mask), none runs on the CPU the caller is on,
+// wherever the caller moves: a caller moved onto a pinned worker's CPU shared it with the worker for the
+// whole run, and the pool fell back to one thread. The test moves itself to each CPU in turn.
+TEST(ParallelFor, WorkersRunOffTheCallersCpuWhereverItMoves) {
+  cpu_set_t mask;
+  ASSERT_EQ(sched_getaffinity(0, sizeof mask, &mask), 0);
+  const int threads = mt::get_num_threads();
+  if (threads == 1 || mt::available_cpus() != CPU_COUNT(&mask)) GTEST_SKIP() << "the pool pins no worker here";
+  AlwaysWakeGuard wake;
+  const std::thread::id caller = std::this_thread::get_id();
+  int worker_chunks = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (!CPU_ISSET(cpu, &mask)) continue;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+    std::atomic<int> elsewhere{0}, on_callers_cpu{0};
+    for (int region = 0; region < 10; ++region) {
+      mt::parallel_for(0, threads * mt::kChunksPerThread, 1, [&](int64_t, int64_t) {
+        if (std::this_thread::get_id() != caller) {
+          elsewhere.fetch_add(1);
+          if (sched_getcpu() == cpu) on_callers_cpu.fetch_add(1);
+        }
+        const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+        while (std::chrono::steady_clock::now() < until) {
+        }
+      });
+    }
+    EXPECT_EQ(on_callers_cpu.load(), 0) << "workers ran chunks on CPU " << cpu << ", the caller's";
+    worker_chunks += elsewhere.load();
+  }
+  ASSERT_EQ(sched_setaffinity(0, sizeof mask, &mask), 0);
+  if (worker_chunks == 0) GTEST_SKIP() << "no worker claimed a chunk (other processes held the cores)";
+}
+
 // The default thread count a child process of this binary gets, run through `launcher` (a shell prefix:
 // environment settings, taskset...): the child reports get_num_threads() as its exit status. -1 where the
 // child did not report.
