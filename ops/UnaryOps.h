@@ -4,51 +4,18 @@
 // stubs that hold the loops. The shared part (dtype rules, allocation, the three forms) is UnaryOps.cpp.
 #include "ops/DispatchStub.h"
 #include "ops/TensorIterator.h"
+#include "ops/UnaryOpsList.h"
 
 namespace mt {
 
 using UnaryFn = void(TensorIterator&);
 
-// The unary ops whose three forms (functional, in-place, out=) UnaryOps.cpp shares, one line each:
-// X(name, floating, check). `floating`: integer and bool inputs arrive converted to the default float,
-// else the input's dtype is kept; `check` rejects input dtypes before anything is written. Each gets a
-// stub, name_stub, which the device kernels register (MT_REGISTER_STUB).
-#define MT_UNARY_OPS(X)                                                                                   \
-  X(neg, false, check_neg)                                                                                \
-  X(abs, false, not_bool)                                                                                 \
-  X(sign, false, any_dtype)                                                                               \
-  /* Rounding: an integer input is returned as a copy before any loop runs; round is half to even. */    \
-  X(floor, false, not_bool)                                                                               \
-  X(ceil, false, not_bool)                                                                                \
-  X(trunc, false, not_bool)                                                                               \
-  X(round, false, not_bool)                                                                               \
-  X(frac, false, floating_only)                                                                           \
-  X(exp, true, any_dtype)                                                                                 \
-  X(log, true, any_dtype)                                                                                 \
-  X(log1p, true, any_dtype)                                                                               \
-  X(sqrt, true, any_dtype)                                                                                \
-  X(rsqrt, true, any_dtype)                                                                               \
-  X(sin, true, any_dtype)                                                                                 \
-  X(cos, true, any_dtype)                                                                                 \
-  X(tanh, true, any_dtype)                                                                                \
-  X(sigmoid, true, any_dtype)                                                                             \
-  X(expm1, true, any_dtype)                                                                               \
-  X(exp2, true, any_dtype)                                                                                \
-  X(log2, true, any_dtype)                                                                                \
-  X(log10, true, any_dtype)                                                                               \
-  X(sinh, true, any_dtype)                                                                                \
-  X(cosh, true, any_dtype)                                                                                \
-  X(asin, true, any_dtype)                                                                                \
-  X(acos, true, any_dtype)                                                                                \
-  X(atan, true, any_dtype)                                                                                \
-  X(asinh, true, any_dtype)                                                                               \
-  X(acosh, true, any_dtype)                                                                               \
-  X(atanh, true, any_dtype)                                                                               \
-  X(erf, true, any_dtype)                                                                                 \
-  X(erfc, true, any_dtype)                                                                                \
-  X(erfinv, true, any_dtype)                                                                              \
-  X(reciprocal, true, any_dtype)
-
+// The unary ops whose three forms (functional, in-place, out=) UnaryOps.cpp shares come from their
+// declarations' tags (ops/native_functions/README.md) as MT_UNARY_OPS(X), X(name, floating, check) per op:
+// `floating` (tag unary_float, else unary): integer and bool inputs arrive converted to the default float,
+// else the input's dtype is kept; `check` (tag unary_check=, else any_dtype) rejects input dtypes before
+// anything is written. Each gets a stub, name_stub, which the device kernels register (MT_REGISTER_STUB).
+// Rounding ops copy an integer input before any loop runs; round is half to even.
 #define MT_DECLARE_UNARY_STUB(name, floating, check) MT_DECLARE_STUB(name##_stub, UnaryFn);
 MT_UNARY_OPS(MT_DECLARE_UNARY_STUB)
 #undef MT_DECLARE_UNARY_STUB

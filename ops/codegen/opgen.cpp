@@ -4,7 +4,8 @@
 // and writes per op ops/api/<name>_ops.h (a struct per overload: its typed handle, call, redispatch) and
 // ops/api/<name>.h (the free functions mt::add(...)); ops/Functions.h (all of them); ops/TensorMethods.h
 // (declarations spliced into class Tensor) and TensorMethods.cpp (their definitions); ops/Tags.h (the ops
-// of each tag); RegisterSchemas.cpp (the MT_LIBRARY(mt) block) and RegisterInplaceOrView.cpp.
+// of each tag) and ops/UnaryOpsList.h (the unary ops' table); RegisterSchemas.cpp (the MT_LIBRARY(mt)
+// block) and RegisterInplaceOrView.cpp.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -32,6 +33,10 @@ struct OpDecl {
   // Tags (ops/native_functions/README.md).
   bool pointwise = false;
   std::string autocast_cpu, autocast_cuda;  // a CastPolicy's name, or empty
+  // unary / unary_float: the op is one of UnaryOps.cpp's (a stub, three forms); unary_float computes integer
+  // and bool inputs in the default float. unary_check: the function there that rejects input dtypes.
+  bool unary = false, unary_float = false;
+  std::string unary_check;
 };
 
 [[noreturn]] void fail(const std::string& msg) {
@@ -49,9 +54,17 @@ std::string trim(std::string s) {
 // (functorch/autocast/AutocastMode.h), which the generated ops/Tags.h names.
 constexpr std::string_view kCastPolicies[] = {"lower_precision_fp", "fp32", "fp32_set_opt_dtype", "promote", "banned"};
 
-std::string cast_policy_names() {
+// The values of a unary_check= tag: the dtype checks in ops/UnaryOps.cpp (any_dtype without the tag).
+constexpr std::string_view kUnaryChecks[] = {"not_bool", "floating_only", "check_neg"};
+
+template <size_t N>
+bool one_of(const std::string_view (&values)[N], const std::string& v) {
+  return std::find(std::begin(values), std::end(values), v) != std::end(values);
+}
+template <size_t N>
+std::string names_of(const std::string_view (&values)[N]) {
   std::string names;
-  for (const auto p : kCastPolicies) names += (names.empty() ? "" : ", ") + std::string(p);
+  for (const auto v : values) names += (names.empty() ? "" : ", ") + std::string(v);
   return names;
 }
 
@@ -83,14 +96,19 @@ std::vector<OpDecl> read_decls(const std::string& path) {
     for (std::string t; tags >> t;) {
       const auto eq = t.find('=');
       const std::string key = t.substr(0, eq), value = eq == std::string::npos ? "" : t.substr(eq + 1);
-      const bool policy =
-          std::find(std::begin(kCastPolicies), std::end(kCastPolicies), value) != std::end(kCastPolicies);
+      const bool policy = one_of(kCastPolicies, value);
       if (t == "pointwise") d.pointwise = true;
+      else if (t == "unary") d.unary = true;
+      else if (t == "unary_float") d.unary_float = true;
+      else if (key == "unary_check" && one_of(kUnaryChecks, value)) d.unary_check = value;
       else if (key == "autocast_cpu" && policy) d.autocast_cpu = value;
       else if (key == "autocast_cuda" && policy) d.autocast_cuda = value;
-      else fail(where + ": unknown tag '" + t + "' (expected pointwise, autocast_cpu=<policy> or autocast_cuda=<policy>, " +
-                "a policy being one of " + cast_policy_names() + ")");
+      else fail(where + ": unknown tag '" + t + "' (expected pointwise, unary, unary_float, unary_check=<check>, " +
+                "autocast_cpu=<policy> or autocast_cuda=<policy>; a check being one of " + names_of(kUnaryChecks) +
+                ", a policy one of " + names_of(kCastPolicies) + ")");
     }
+    if (d.unary && d.unary_float) fail(where + ": an op is tagged unary or unary_float, not both");
+    if (!d.unary_check.empty() && !d.unary && !d.unary_float) fail(where + ": unary_check= needs unary or unary_float");
     decls.push_back(std::move(d));
   }
   return decls;
@@ -393,6 +411,21 @@ std::string gen_tags(const std::vector<OpDecl>& decls) {
   return o.str();
 }
 
+// ops/UnaryOpsList.h: X(name, floating, check) for each op tagged unary or unary_float, for ops/UnaryOps.h and
+// .cpp to declare, define and register its stub and three forms. Apart from Tags.h, so that a new op of
+// another kind rebuilds no unary kernel.
+std::string gen_unary_ops(const std::vector<OpDecl>& decls) {
+  std::ostringstream o;
+  o << kHeader << "#pragma once\n\n#define MT_UNARY_OPS(X)";
+  for (const auto& d : decls) {
+    if (!d.unary && !d.unary_float) continue;
+    o << " \\\n  X(" << d.schema.op.name << ", " << (d.unary_float ? "true" : "false") << ", "
+      << (d.unary_check.empty() ? "any_dtype" : d.unary_check) << ")";
+  }
+  o << "\n";
+  return o.str();
+}
+
 std::string gen_registration(const std::vector<OpDecl>& decls) {
   std::ostringstream o;
   o << kHeader << "#include \"dispatch/Library.h\"\n\nMT_LIBRARY(mt, m) {\n";
@@ -450,6 +483,7 @@ int main(int argc, char** argv) {
   write_file(out / "ops/TensorMethods.h", gen_method_decls(decls));
   write_file(out / "TensorMethods.cpp", gen_method_defs(decls));
   write_file(out / "ops/Tags.h", gen_tags(decls));
+  write_file(out / "ops/UnaryOpsList.h", gen_unary_ops(decls));
   write_file(out / "RegisterSchemas.cpp", gen_registration(decls));
   write_file(out / "RegisterInplaceOrView.cpp", gen_inplace_or_view_registration(decls));
   return 0;
