@@ -26,8 +26,8 @@ enum class Integers { to_float, unchanged, kept, refused };
 struct UnaryOpInfo {
   std::string name;  // the operator's name, as registered ("expm1")
   std::function<Tensor(const Tensor&)> op;
-  std::function<Tensor&(Tensor&)> inplace;  // empty where PyTorch has no in-place form (softplus)
-  std::function<Tensor&(const Tensor&, Tensor&)> out;  // empty where it has no out= form (selu)
+  std::function<Tensor&(Tensor&)> inplace = {};  // empty where PyTorch has no in-place form (softplus)
+  std::function<Tensor&(const Tensor&, Tensor&)> out = {};  // empty where it has no out= form (selu)
   double (*reference)(double);  // f in double precision, the value every dtype is compared with
   // Sample inputs are drawn from (lo, hi); gradients are checked on (grad_lo, grad_hi), which keeps away
   // from where f' blows up (asin's +-1).
@@ -38,7 +38,7 @@ struct UnaryOpInfo {
   double floor = 1e-3;
   bool mirrored = false;  // samples from both (lo, hi) and (-hi, -lo): reciprocal's domain has a hole at 0
   // The policy PyTorch's autocast gives it on CUDA (none on the CPU: PyTorch's CPU list has no unary math).
-  std::optional<mt::autocast::CastPolicy> cuda_autocast;
+  std::optional<mt::autocast::CastPolicy> cuda_autocast = std::nullopt;
   Integers integers = Integers::to_float;
   bool bools = true;  // bool inputs are accepted (as integers)
   bool zero_gradient = false;  // piecewise constant (the rounding functions): its gradient is 0

@@ -204,7 +204,9 @@ TEST_P(UnaryOpInfoTest, GradcheckAndGradgradcheck) {
     row.inplace(t);
     return t;
   };
-  if (row.inplace) EXPECT_TRUE(mt::autograd::gradcheck(g, {x}));
+  if (row.inplace) {
+    EXPECT_TRUE(mt::autograd::gradcheck(g, {x}));
+  }
 }
 
 TEST_P(UnaryOpInfoTest, VmapAndVmapOfGradMatchTheLoop) {
