@@ -19,7 +19,7 @@ namespace mt_test {
 using mt::Tensor;
 
 // What an integer input gives: the default float (the math functions), itself (rounding), f computed in
-// its own dtype (square; a bool then gives int64, as PyTorch's pow), or an error.
+// its own dtype (square, add; a unary op's bool then gives int64, as PyTorch's pow), or an error.
 enum class Integers { to_float, unchanged, kept, refused };
 
 // A unary pointwise op y = f(x) and its forms.
@@ -46,8 +46,37 @@ struct UnaryOpInfo {
 
 const std::vector<UnaryOpInfo>& unary_ops();
 
+// A binary pointwise op z = f(x, y) of two tensors, and its forms.
+struct BinaryOpInfo {
+  std::string name;  // the functional overload, as registered ("add.Tensor", "atan2")
+  std::function<Tensor(const Tensor&, const Tensor&)> op;
+  std::function<Tensor&(Tensor&, const Tensor&)> inplace = {};  // empty where PyTorch has none (maximum)
+  std::function<Tensor&(const Tensor&, const Tensor&, Tensor&)> out = {};
+  double (*reference)(double, double);  // f in double precision
+  // Samples: x from (lo, hi), y from (other_lo, other_hi), and y also from (-other_hi, -other_lo) where
+  // `mirrored` (a divisor kept away from 0 on both sides). Gradients are checked on the same domain.
+  double lo = -10, hi = 10, other_lo = -10, other_hi = 10;
+  bool mirrored = false;
+  // Each dtype's result may be `ulps` of its epsilon off the reference, relative to it or to `floor`.
+  double ulps = 4;
+  double floor = 1e-3;
+  // Special values (NaN, infinities, zeros of both signs) in both operands against the reference, a zero's
+  // sign included where `signed_zeros`.
+  bool specials = true;
+  bool signed_zeros = true;
+  // Integer operands: computed in the default float (to_float), in their promoted integer dtype (kept), or
+  // refused. Two bool operands give `bools` (a bool for add and mul, which are logical on them), or an
+  // error where it is empty.
+  Integers integers = Integers::to_float;
+  std::optional<mt::ScalarType> bools = mt::kFloat32;
+  std::optional<mt::autocast::CastPolicy> cuda_autocast = std::nullopt;
+};
+
+const std::vector<BinaryOpInfo>& binary_ops();
+
 // gtest prints a parameter that fails by its name, not its bytes.
 inline void PrintTo(const UnaryOpInfo& row, std::ostream* os) { *os << row.name; }
+inline void PrintTo(const BinaryOpInfo& row, std::ostream* os) { *os << row.name; }
 
 // Test names: gtest allows letters, digits and underscores.
 inline std::string row_name(const std::string& name) {

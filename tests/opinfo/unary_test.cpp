@@ -14,6 +14,7 @@
 #include "functorch/Grad.h"
 #include "functorch/Vmap.h"
 #include "functorch/vmap_test_helpers.h"
+#include "opinfo/Compare.h"
 #include "opinfo/OpInfo.h"
 #include "ops/api/cat.h"
 #include "ops/api/empty.h"
@@ -29,19 +30,6 @@ using mt::kFloat32;
 using mt::kFloat64;
 using mt::ScalarType;
 
-double epsilon(ScalarType t) {
-  switch (t) {
-    case mt::kFloat64:
-      return std::numeric_limits<double>::epsilon();
-    case mt::kFloat16:
-      return 9.765625e-4;
-    case mt::kBFloat16:
-      return 7.8125e-3;
-    default:
-      return std::numeric_limits<float>::epsilon();
-  }
-}
-
 // n float64 samples from the row's domain (and its mirror image), seeded by the row's name.
 Tensor samples(const UnaryOpInfo& row, std::vector<int64_t> shape, double lo, double hi) {
   mt::Generator g(std::hash<std::string>{}(row.name));
@@ -49,12 +37,6 @@ Tensor samples(const UnaryOpInfo& row, std::vector<int64_t> shape, double lo, do
   Tensor x = u * (hi - lo) + lo;
   if (row.mirrored) x = x * (mt::rand(shape, &g, mt::TensorOptions().dtype(kFloat64)).lt(0.5).to(kFloat64) * 2 - 1);
   return x;
-}
-
-std::vector<double> values(const Tensor& t) {
-  const Tensor d = t.to(kFloat64).contiguous();
-  const double* p = d.data_ptr<double>();
-  return std::vector<double>(p, p + d.numel());
 }
 
 // result == f(input) elementwise, to the row's tolerance in result's dtype; NaN where the reference is.
@@ -79,15 +61,6 @@ void expect_reference(const UnaryOpInfo& row, const Tensor& input, const Tensor&
           << row.name << "(" << x[i] << ") in " << result.dtype();
     }
   }
-}
-
-// The same dtype, shape and values, NaN matching NaN.
-bool same(const Tensor& a, const Tensor& b) {
-  if (a.dtype() != b.dtype() || a.sizes().vec() != b.sizes().vec()) return false;
-  const std::vector<double> x = values(a), y = values(b);
-  for (size_t i = 0; i < x.size(); ++i)
-    if (!(x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i])))) return false;
-  return true;
 }
 
 class UnaryOpInfoTest : public ::testing::TestWithParam<UnaryOpInfo> {};
