@@ -6,6 +6,8 @@
 
 namespace mt {
 
+class Tensor;
+
 MT_DECLARE_STUB(add_stub, void(TensorIterator&, const Scalar& alpha));  // out = self + alpha * other
 MT_DECLARE_STUB(mul_stub, void(TensorIterator&));
 MT_DECLARE_STUB(div_true_stub, void(TensorIterator&));

@@ -10,7 +10,7 @@ namespace mt {
 
 MT_DEFINE_STUB(copy_stub, void(TensorIterator&));
 
-void copy_into(const Tensor& dst, const Tensor& src) {
+void copy_into(const TensorBase& dst, const TensorBase& src) {
   if (dst.is_same(src)) return;  // nothing to do, even for an expanded tensor, as in PyTorch
   TensorIterator iter = TensorIteratorConfig()
                             .add_output(dst)
@@ -23,8 +23,8 @@ void copy_into(const Tensor& dst, const Tensor& src) {
   if (iter.numel() > 0) copy_stub(iter.device().type(), iter);
 }
 
-Tensor converted_copy(const Tensor& src, ScalarType dtype) {
-  Tensor dst(TensorImpl::empty(src.sizes(), dtype, src.device()));
+TensorBase converted_copy(const TensorBase& src, ScalarType dtype) {
+  TensorBase dst(TensorImpl::empty(src.sizes(), dtype, src.device()));
   copy_into(dst, src);
   return dst;
 }

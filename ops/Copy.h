@@ -2,7 +2,7 @@
 // Element-wise copy with broadcasting and dtype conversion, used by copy_ and by TensorIterator to
 // convert inputs; each backend registers its loop for copy_stub.
 #include "ops/DispatchStub.h"
-#include "tensor/Tensor.h"
+#include "tensor/TensorBase.h"
 
 namespace mt {
 
@@ -10,8 +10,8 @@ class TensorIterator;
 MT_DECLARE_STUB(copy_stub, void(TensorIterator&));
 
 // Writes src (broadcast to dst's shape, converted to dst's dtype) into dst.
-void copy_into(const Tensor& dst, const Tensor& src);
+void copy_into(const TensorBase& dst, const TensorBase& src);
 // A new contiguous tensor holding src converted to `dtype`.
-Tensor converted_copy(const Tensor& src, ScalarType dtype);
+TensorBase converted_copy(const TensorBase& src, ScalarType dtype);
 
 }  // namespace mt

@@ -9,7 +9,7 @@
 
 namespace mt {
 
-MT_DEFINE_STUB(bernoulli_scalar_stub, void(const Tensor&, double, Generator&));
+MT_DEFINE_STUB(bernoulli_scalar_stub, void(const TensorBase&, double, Generator&));
 
 namespace {
 

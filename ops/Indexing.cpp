@@ -12,15 +12,15 @@
 
 namespace mt {
 
-MT_DEFINE_STUB(index_outside_stub, void(const Tensor&, int64_t, int64_t, std::optional<int64_t>&));
-MT_DEFINE_STUB(index_min_max_stub, void(const Tensor&, int64_t&, int64_t&));
-MT_DEFINE_STUB(gather_stub, void(const Tensor&, const Tensor&, int64_t, const Tensor&));
-MT_DEFINE_STUB(scatter_stub, void(const Tensor&, int64_t, const Tensor&, const Tensor&, ScatterOp));
-MT_DEFINE_STUB(scatter_fill_stub, void(const Tensor&, int64_t, const Tensor&, const Scalar&));
-MT_DEFINE_STUB(take_stub, void(const Tensor&, const Tensor&, const Tensor&));
-MT_DEFINE_STUB(put_stub, void(const Tensor&, const Tensor&, const Tensor&, ScatterOp));
+MT_DEFINE_STUB(index_outside_stub, void(const TensorBase&, int64_t, int64_t, std::optional<int64_t>&));
+MT_DEFINE_STUB(index_min_max_stub, void(const TensorBase&, int64_t&, int64_t&));
+MT_DEFINE_STUB(gather_stub, void(const TensorBase&, const TensorBase&, int64_t, const TensorBase&));
+MT_DEFINE_STUB(scatter_stub, void(const TensorBase&, int64_t, const TensorBase&, const TensorBase&, ScatterOp));
+MT_DEFINE_STUB(scatter_fill_stub, void(const TensorBase&, int64_t, const TensorBase&, const Scalar&));
+MT_DEFINE_STUB(take_stub, void(const TensorBase&, const TensorBase&, const TensorBase&));
+MT_DEFINE_STUB(put_stub, void(const TensorBase&, const TensorBase&, const TensorBase&, ScatterOp));
 
-void check_take(const Tensor& self, const Tensor& index) {
+void check_take(const TensorBase& self, const TensorBase& index) {
   MT_CHECK(index.dtype() == kInt64, "take(): Expected a long tensor for index, but got ", index.dtype());
   // PyTorch's take is take_out into a tensor on self's device, hence "out".
   MT_CHECK(self.device() == index.device(),
@@ -30,7 +30,7 @@ void check_take(const Tensor& self, const Tensor& index) {
   MT_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, "take(): tried to take from an empty tensor");
 }
 
-void check_put(const Tensor& self, const Tensor& index, const Tensor& source) {
+void check_put(const TensorBase& self, const TensorBase& index, const TensorBase& source) {
   MT_CHECK(index.dtype() == kInt64, "put_(): Expected a long tensor for index, but got ", index.dtype());
   MT_CHECK(self.dtype() == source.dtype(),
            "put_(): self and source expected to have the same dtype, but got "
@@ -56,7 +56,7 @@ std::optional<int64_t> index_outside(const Tensor& index, int64_t low, int64_t h
 
 }  // namespace
 
-void check_flat_bounds(const Tensor& index, int64_t numel) {
+void check_flat_bounds(const TensorBase& index, int64_t numel) {
   const std::optional<int64_t> i = index_outside(index, -numel, numel);
   MT_CHECK_INDEX(!i, "out of range: tried to access index ", *i, " on a tensor of ", numel, " elements.");
 }
@@ -89,7 +89,7 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index_arg) {
                  "index_select(): Expected dtype int32 or int64 for index");
   check_same_device({&self, &index_arg});
   // The loops read int64: an int32 index is copied.
-  const Tensor index = index_arg.dtype() == kInt64 ? index_arg : converted_copy(index_arg, kInt64);
+  const Tensor index = index_arg.dtype() == kInt64 ? index_arg : Tensor(converted_copy(index_arg, kInt64));
   const int64_t n = index.numel();
   MT_CHECK_INDEX(self.dim() > 0 || n == 1, "index_select(): Index to scalar can have only 1 value, got ", n,
                  " value(s)");

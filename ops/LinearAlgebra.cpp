@@ -11,18 +11,18 @@
 
 namespace mt {
 
-MT_DEFINE_STUB(gemm_stub, void(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Scalar&,
+MT_DEFINE_STUB(gemm_stub, void(const TensorBase&, const TensorBase&, const TensorBase&, const TensorBase&, const Scalar&,
                                const Scalar&));
-MT_DEFINE_STUB(dot_stub, void(const Tensor&, const Tensor&, const Tensor&));
+MT_DEFINE_STUB(dot_stub, void(const TensorBase&, const TensorBase&, const TensorBase&));
 
-void check_linalg_out(const Tensor& out, IntArrayRef sizes, ScalarType dtype, const char* op) {
+void check_linalg_out(const TensorBase& out, IntArrayRef sizes, ScalarType dtype, const char* op) {
   MT_CHECK_TYPE(out.dtype() == dtype, "Expected out tensor to have dtype ", dtype, ", but got ", out.dtype(),
                 " instead");
   MT_CHECK(out.sizes() == sizes || out.numel() == 0, op, ": output with shape ", out.sizes(),
            " doesn't match the result shape ", sizes);
 }
 
-void resize_linalg_out(const Tensor& out, IntArrayRef sizes) {
+void resize_linalg_out(const TensorBase& out, IntArrayRef sizes) {
   if (!(out.sizes() == sizes)) out.unsafeGetTensorImpl()->resize_(sizes);
 }
 

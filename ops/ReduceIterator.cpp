@@ -67,7 +67,7 @@ bool faster(const Dim& a, const Dim& b) { return abs_stride(a) < abs_stride(b); 
 
 }  // namespace
 
-ReduceIterator::ReduceIterator(const Tensor& input, DimMask mask, bool index_order) {
+ReduceIterator::ReduceIterator(const TensorBase& input, DimMask mask, bool index_order) {
   MT_INTERNAL_ASSERT(input.dim() <= kMaxReduceDims);
   // Innermost dim first. Size-1 dims move no offset and no index, so they are left out.
   Dims kept, reduced;

@@ -24,7 +24,7 @@
 #include "ops/Parallel.h"
 #include "ops/ReduceOps.h"
 #include "tensor/SmallVector.h"
-#include "tensor/Tensor.h"
+#include "tensor/TensorBase.h"
 
 namespace mt {
 
@@ -47,7 +47,7 @@ class ReduceIterator {
   // `index_order`: walk the reduced elements in logical order and pass their logical index (position
   // in the reduced dims, row-major) to the op, as arg-reductions need; otherwise the reduced dims are
   // walked in memory order and the index passed is meaningless.
-  ReduceIterator(const Tensor& input, DimMask mask, bool index_order);
+  ReduceIterator(const TensorBase& input, DimMask mask, bool index_order);
 
   const StridedSpace& reduced() const { return reduced_; }
   // Inner loops: one position per output. Vertical loops: the kept dims other than the vector dim.

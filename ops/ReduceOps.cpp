@@ -17,8 +17,8 @@ MT_DEFINE_STUB(any_stub, ReduceFn);
 MT_DEFINE_STUB(logsumexp_stub, ReduceFn);
 MT_DEFINE_STUB(max_with_indices_stub, ArgReduceFn);
 MT_DEFINE_STUB(min_with_indices_stub, ArgReduceFn);
-MT_DEFINE_STUB(var_stub, void(const Tensor&, const Tensor&, DimMask, double, bool));
-MT_DEFINE_STUB(norm_stub, void(const Tensor&, const Tensor&, DimMask, double));
+MT_DEFINE_STUB(var_stub, void(const TensorBase&, const TensorBase&, DimMask, double, bool));
+MT_DEFINE_STUB(norm_stub, void(const TensorBase&, const TensorBase&, DimMask, double));
 
 DimMask make_dim_mask(std::optional<IntArrayRef> dims, int64_t ndim, bool empty_means_all) {
   MT_CHECK(ndim <= kMaxReduceDims, "only tensors with up to ", kMaxReduceDims, " dims are supported");
@@ -52,7 +52,7 @@ Tensor new_output(const Tensor& self, DimMask mask, bool keepdim, ScalarType dty
 
 // The input as the loop reads it: PyTorch reduces `self.to(dtype)` when a dtype is asked for.
 Tensor as_dtype(const Tensor& self, ScalarType dtype) {
-  return self.dtype() == dtype ? self : converted_copy(self, dtype);
+  return self.dtype() == dtype ? self : Tensor(converted_copy(self, dtype));
 }
 
 Tensor reduce(DispatchStub<ReduceFn>& stub, const Tensor& self, DimMask mask, bool keepdim, ScalarType dtype) {

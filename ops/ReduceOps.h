@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ops/DispatchStub.h"
-#include "tensor/Tensor.h"
+#include "tensor/TensorBase.h"
 
 namespace mt {
 
@@ -25,7 +25,7 @@ DimMask make_dim_mask(int64_t dim, int64_t ndim);
 // The shape of the result: reduced dims dropped, or kept with size 1.
 std::vector<int64_t> reduced_shape(IntArrayRef sizes, DimMask mask, bool keepdim);
 
-using ReduceFn = void(const Tensor& out, const Tensor& self, DimMask mask);
+using ReduceFn = void(const TensorBase& out, const TensorBase& self, DimMask mask);
 MT_DECLARE_STUB(sum_stub, ReduceFn);
 MT_DECLARE_STUB(mean_stub, ReduceFn);
 MT_DECLARE_STUB(prod_stub, ReduceFn);
@@ -36,13 +36,13 @@ MT_DECLARE_STUB(any_stub, ReduceFn);
 MT_DECLARE_STUB(logsumexp_stub, ReduceFn);
 // The value and the index (first occurrence; a NaN wins) along the reduced dims, in logical order.
 // `values` may be undefined (argmax).
-using ArgReduceFn = void(const Tensor& values, const Tensor& indices, const Tensor& self, DimMask mask);
+using ArgReduceFn = void(const TensorBase& values, const TensorBase& indices, const TensorBase& self, DimMask mask);
 MT_DECLARE_STUB(max_with_indices_stub, ArgReduceFn);
 MT_DECLARE_STUB(min_with_indices_stub, ArgReduceFn);
 // Variance with divisor max(0, N - correction), or its square root.
-MT_DECLARE_STUB(var_stub, void(const Tensor& out, const Tensor& self, DimMask mask, double correction, bool take_sqrt));
+MT_DECLARE_STUB(var_stub, void(const TensorBase& out, const TensorBase& self, DimMask mask, double correction, bool take_sqrt));
 // The vector p-norm (p = 0 counts non-zeros, +-inf is the largest/smallest magnitude).
-MT_DECLARE_STUB(norm_stub, void(const Tensor& out, const Tensor& self, DimMask mask, double p));
+MT_DECLARE_STUB(norm_stub, void(const TensorBase& out, const TensorBase& self, DimMask mask, double p));
 // The p values the norm loops treat apart; any other p is General.
 enum class NormKind { Zero, One, Two, Inf, NegInf, General };
 inline NormKind norm_kind(double p) {

@@ -12,15 +12,15 @@
 
 namespace mt {
 
-MT_DEFINE_STUB(scan_stub, void(const Tensor&, const Tensor&, int64_t, Scan));
-MT_DEFINE_STUB(cum_extremum_stub, void(const Tensor&, const Tensor&, const Tensor&, int64_t, bool));
+MT_DEFINE_STUB(scan_stub, void(const TensorBase&, const TensorBase&, int64_t, Scan));
+MT_DEFINE_STUB(cum_extremum_stub, void(const TensorBase&, const TensorBase&, const TensorBase&, int64_t, bool));
 
 namespace {
 
 Tensor scan(const char* name, Scan op, const Tensor& self, int64_t dim, ScalarType dtype) {
   const int64_t d = maybe_wrap_dim(dim, self.dim());
   MT_CHECK_NOT_IMPLEMENTED(dtype != kBool, '"', name, "\" not implemented for '", dtype, "'");
-  const Tensor input = (self.dtype() == dtype ? self : converted_copy(self, dtype)).contiguous();
+  const Tensor input = (self.dtype() == dtype ? self : Tensor(converted_copy(self, dtype))).contiguous();
   Tensor out = empty_like(input);
   if (input.numel() != 0) scan_stub(self.device().type(), out, input, self.dim() == 0 ? 0 : d, op);
   return out;

@@ -7,18 +7,18 @@
 
 #include "ops/BinaryMath.h"
 #include "ops/DispatchStub.h"
-#include "tensor/Tensor.h"
+#include "tensor/TensorBase.h"
 
 namespace mt {
 
 enum class Scan { Sum, Prod, LogSumExp };
 
 // out[..., j, ...] is the scan of self's line up to j; out has self's dtype and shape, both contiguous.
-MT_DECLARE_STUB(scan_stub, void(const Tensor& out, const Tensor& self, int64_t dim, Scan));
+MT_DECLARE_STUB(scan_stub, void(const TensorBase& out, const TensorBase& self, int64_t dim, Scan));
 // The running maximum (or minimum) and the position it was last found at: ties and NaN take the latest,
 // and NaN, once seen, stays (PyTorch's rules).
 MT_DECLARE_STUB(cum_extremum_stub,
-                void(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim, bool max));
+                void(const TensorBase& values, const TensorBase& indices, const TensorBase& self, int64_t dim, bool max));
 
 // The geometry of the lines along `dim` of a tensor of `sizes` (a 0-dim tensor is one line of one).
 struct ScanLines {

@@ -10,7 +10,7 @@
 
 namespace mt {
 
-MT_DEFINE_STUB(softmax_stub, void(const Tensor&, const Tensor&, int64_t, bool));
+MT_DEFINE_STUB(softmax_stub, void(const TensorBase&, const TensorBase&, int64_t, bool));
 
 namespace {
 

@@ -10,7 +10,7 @@
 
 namespace mt {
 
-MT_DEFINE_STUB(sort_stub, void(const Tensor&, const Tensor&, const Tensor&, bool));
+MT_DEFINE_STUB(sort_stub, void(const TensorBase&, const TensorBase&, const TensorBase&, bool));
 
 namespace {
 

@@ -10,13 +10,13 @@
 
 #include "ops/DispatchStub.h"
 #include "ops/ScalarMath.h"
-#include "tensor/Tensor.h"
+#include "tensor/TensorBase.h"
 
 namespace mt {
 
 // Sorts each row of `self` (contiguous, rows along its last dim) into `values` and `indices` (contiguous, of
 // self's shape): indices hold positions within the row, of int64.
-MT_DECLARE_STUB(sort_stub, void(const Tensor& values, const Tensor& indices, const Tensor& self, bool descending));
+MT_DECLARE_STUB(sort_stub, void(const TensorBase& values, const TensorBase& indices, const TensorBase& self, bool descending));
 
 // 16-bit floats sort by their float value: the conversion is exact and keeps the order.
 template <typename T>

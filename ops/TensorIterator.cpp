@@ -32,20 +32,20 @@ bool can_cast(ScalarType from, ScalarType to) {
 
 // --- configuration --------------------------------------------------------------------------------------
 
-void check_same_device(Device expected, const Tensor& t) {
+void check_same_device(Device expected, const TensorBase& t) {
   MT_CHECK(t.device() == expected, "Expected all tensors to be on the same device, but found at least two devices, ",
            expected, " and ", t.device(), "!");
 }
 
-void check_same_device(std::initializer_list<const Tensor*> tensors) {
-  for (const Tensor* t : tensors) check_same_device((*tensors.begin())->device(), *t);
+void check_same_device(std::initializer_list<const TensorBase*> tensors) {
+  for (const TensorBase* t : tensors) check_same_device((*tensors.begin())->device(), *t);
 }
 
-TensorIteratorConfig& TensorIteratorConfig::add_output(const Tensor& out) {
+TensorIteratorConfig& TensorIteratorConfig::add_output(const TensorBase& out) {
   outputs_.push_back(&out);
   return *this;
 }
-TensorIteratorConfig& TensorIteratorConfig::add_input(const Tensor& in) {
+TensorIteratorConfig& TensorIteratorConfig::add_input(const TensorBase& in) {
   inputs_.push_back(&in);
   return *this;
 }
@@ -86,22 +86,22 @@ TensorIteratorConfig& TensorIteratorConfig::name(const char* n) {
 // contiguous, and outputs that are undefined or just like them.
 bool TensorIteratorConfig::try_fast_setup(TensorIterator& it) const {
   if (inputs_.empty() || !inputs_[0]->defined()) return false;
-  const Tensor& first = *inputs_[0];
+  const TensorBase& first = *inputs_[0];
   const ScalarType dtype = first.dtype();
   if (int_to_float_ && is_integral(dtype, /*include_bool=*/true)) return false;
   const ScalarType out_dtype = output_dtype_.value_or(dtype);
-  for (const Tensor* tp : inputs_) {
-    const Tensor& t = *tp;
+  for (const TensorBase* tp : inputs_) {
+    const TensorBase& t = *tp;
     if (!t.defined() || t.dtype() != dtype || !t.is_contiguous() || !(t.sizes() == first.sizes()) ||
         t.device() != first.device() || t.unsafeGetTensorImpl()->is_wrapped_number())
       return false;
   }
-  for (const Tensor* tp : outputs_) {
-    const Tensor& t = *tp;
+  for (const TensorBase* tp : outputs_) {
+    const TensorBase& t = *tp;
     if (!t.defined()) continue;
     if (t.dtype() != out_dtype || !t.is_contiguous() || !(t.sizes() == first.sizes()) || t.device() != first.device())
       return false;
-    for (const Tensor* in : inputs_) {  // the general path checks (and refuses) partial overlaps
+    for (const TensorBase* in : inputs_) {  // the general path checks (and refuses) partial overlaps
       if (in->unsafeGetTensorImpl() != t.unsafeGetTensorImpl() && in->storage_offset() != t.storage_offset() &&
           shares_storage(*in, t))
         return false;
@@ -109,15 +109,15 @@ bool TensorIteratorConfig::try_fast_setup(TensorIterator& it) const {
   }
   it.device_ = first.device();
   it.common_dtype_ = dtype;
-  for (const Tensor* out : outputs_) {
+  for (const TensorBase* out : outputs_) {
     TensorIterator::Operand op;
     op.is_output = true;
     if (out->defined()) op.borrowed = out;
-    else op.owned = Tensor(TensorImpl::empty(first.sizes(), out_dtype, it.device_));
+    else op.owned = TensorBase(TensorImpl::empty(first.sizes(), out_dtype, it.device_));
     it.operands_.push_back(std::move(op));
   }
   it.num_outputs_ = static_cast<int>(outputs_.size());
-  for (const Tensor* in : inputs_) {
+  for (const TensorBase* in : inputs_) {
     TensorIterator::Operand op;
     op.borrowed = in;
     it.operands_.push_back(std::move(op));
@@ -137,21 +137,21 @@ TensorIterator TensorIteratorConfig::build() {
 
   // Devices: every operand on one device, except that 0-dim CPU inputs may join an op on another device.
   std::optional<Device> device;
-  auto check_device = [&](const Tensor& t) {
+  auto check_device = [&](const TensorBase& t) {
     if (!t.defined()) return;
     if (!device) device = t.device();
     else check_same_device(*device, t);
   };
-  for (const Tensor* t : inputs_)
+  for (const TensorBase* t : inputs_)
     if (!(t->defined() && t->dim() == 0 && t->is_cpu())) check_device(*t);
-  for (const Tensor* t : outputs_) check_device(*t);
+  for (const TensorBase* t : outputs_) check_device(*t);
   it.device_ = device.value_or(Device(kCPU));
 
   // Shape: the inputs broadcast together.
   SmallVector<int64_t, 5> shape;
-  for (const Tensor* t : inputs_) shape = infer_size(shape, t->sizes());
+  for (const TensorBase* t : inputs_) shape = infer_size(shape, t->sizes());
   if (inputs_.empty() || !resize_outputs_) {
-    for (const Tensor* t : outputs_)
+    for (const TensorBase* t : outputs_)
       if (t->defined()) shape = infer_size(shape, t->sizes());
   }
   const IntArrayRef shape_ref(shape.data(), shape.size());
@@ -159,12 +159,12 @@ TensorIterator TensorIteratorConfig::build() {
   // Dtypes: the common dtype of the inputs, by PyTorch's promotion rules.
   ScalarType common = inputs_.empty() ? outputs_[0]->dtype() : inputs_[0]->dtype();
   if (same_dtype_) {
-    for (const Tensor* t : inputs_)
+    for (const TensorBase* t : inputs_)
       MT_CHECK_TYPE(t->dtype() == common, name_, ": expected all tensors to have the same dtype, but got ", common,
                     " and ", t->dtype());
   } else if (!inputs_.empty()) {
     ResultTypeState state;
-    for (const Tensor* t : inputs_) state = update_result_type_state(*t, state);
+    for (const TensorBase* t : inputs_) state = update_result_type_state(*t, state);
     common = result_type(state);
   }
   if (int_to_float_ && is_integral(common, /*include_bool=*/true)) common = get_default_dtype();
@@ -175,16 +175,16 @@ TensorIterator TensorIteratorConfig::build() {
   // first), so that a new output keeps a permuted input's layout and the loop walks memory in order.
   const int ndim = static_cast<int>(shape.size());
   SmallVector<int64_t, 5 * TensorIterator::kMaxOperands> stride_buffer;  // ndim strides per operand
-  auto add_layout = [&](const Tensor& t) {
+  auto add_layout = [&](const TensorBase& t) {
     for (int d = 0; d < ndim; ++d) {
       const int td = d - (ndim - static_cast<int>(t.dim()));
       const bool broadcast = td < 0 || (t.sizes()[td] == 1 && shape[d] != 1);
       stride_buffer.push_back(broadcast ? 0 : t.strides()[td]);
     }
   };
-  for (const Tensor* t : outputs_)
+  for (const TensorBase* t : outputs_)
     if (t->defined() && t->sizes() == shape_ref) add_layout(*t);
-  for (const Tensor* t : inputs_) add_layout(*t);
+  for (const TensorBase* t : inputs_) add_layout(*t);
   SmallVector<IntArrayRef, TensorIterator::kMaxOperands> operand_strides;
   for (size_t begin = 0; ndim > 0 && begin < stride_buffer.size(); begin += ndim)
     operand_strides.push_back(IntArrayRef(stride_buffer.data() + begin, ndim));
@@ -196,20 +196,20 @@ TensorIterator TensorIteratorConfig::build() {
   // strides of size-1 dims included (PyTorch's non-overlapping-and-dense fast setup).
   DimVector out_strides;
   if (!row_major) {
-    const Tensor* first = inputs_.empty() ? nullptr : inputs_[0];
+    const TensorBase* first = inputs_.empty() ? nullptr : inputs_[0];
     bool same_layout = first && first->sizes() == shape_ref &&
                        is_non_overlapping_and_dense(first->sizes(), first->strides());
-    for (const Tensor* t : inputs_)
+    for (const TensorBase* t : inputs_)
       same_layout = same_layout && t->sizes() == shape_ref && t->strides() == first->strides();
     out_strides = same_layout ? to_dim_vector(first->strides()) : dense_strides(shape_ref, order);
   }
   auto new_output = [&](ScalarType dtype) {
-    return Tensor(row_major ? TensorImpl::empty(shape_ref, dtype, it.device_)
+    return TensorBase(row_major ? TensorImpl::empty(shape_ref, dtype, it.device_)
                             : TensorImpl::empty_strided(shape_ref, out_strides, dtype, it.device_));
   };
 
-  for (const Tensor* out_ptr : outputs_) {
-    const Tensor& out = *out_ptr;
+  for (const TensorBase* out_ptr : outputs_) {
+    const TensorBase& out = *out_ptr;
     TensorIterator::Operand op;
     op.is_output = true;
     if (!out.defined()) {
@@ -226,7 +226,7 @@ TensorIterator TensorIteratorConfig::build() {
                     " can't be cast to the desired output type ", out.dtype());
       if (check_mem_overlap_) {
         check_no_internal_overlap(out);
-        for (const Tensor* in : inputs_) check_no_partial_overlap(out, *in);
+        for (const TensorBase* in : inputs_) check_no_partial_overlap(out, *in);
       }
       // Only now that every check passed may the output change.
       if (!(out.sizes() == shape_ref)) {
@@ -244,7 +244,7 @@ TensorIterator TensorIteratorConfig::build() {
     it.operands_.push_back(std::move(op));
   }
   it.num_outputs_ = static_cast<int>(outputs_.size());
-  for (const Tensor* in : inputs_) {
+  for (const TensorBase* in : inputs_) {
     TensorIterator::Operand op;
     op.borrowed = in;
     if (promote_inputs_ && in->dtype() != common) op.owned = converted_copy(*in, common);
@@ -270,7 +270,7 @@ void TensorIterator::compute_strides_and_coalesce(IntArrayRef order) {
     const int outer = static_cast<int>(order[d]);
     shape.push_back(shape_[outer]);
     for (int i = 0; i < n; ++i) {
-      const Tensor& t = operands_[i].tensor();
+      const TensorBase& t = operands_[i].tensor();
       const int td = outer - (ndim - static_cast<int>(t.dim()));
       const bool broadcast = td < 0 || t.sizes()[td] == 1;
       strides_.push_back(broadcast ? 0 : t.strides()[td] * static_cast<int64_t>(t.element_size()));
@@ -354,7 +354,7 @@ void TensorIterator::for_each(const Loop& loop, int64_t grain) {
 }
 
 bool TensorIterator::is_cpu_scalar(int operand) const {
-  const Tensor& t = operands_[operand].tensor();
+  const TensorBase& t = operands_[operand].tensor();
   return !operands_[operand].is_output && t.dim() == 0 && t.is_cpu() && !device_.is_cpu();
 }
 
@@ -381,7 +381,7 @@ void TensorIterator::cast_outputs() {
   }
 }
 
-TensorIterator TensorIterator::nullary_op(Tensor& out) {
+TensorIterator TensorIterator::nullary_op(TensorBase& out) {
   return TensorIteratorConfig().add_output(out).check_mem_overlap(false).build();
 }
 

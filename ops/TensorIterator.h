@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "tensor/SmallVector.h"
-#include "tensor/Tensor.h"
+#include "tensor/TensorBase.h"
 
 namespace mt {
 
@@ -19,8 +19,8 @@ SmallVector<int64_t, 5> infer_size(IntArrayRef a, IntArrayRef b);
 bool can_cast(ScalarType from, ScalarType to);
 // PyTorch's "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and
 // cpu!" unless `t` is on `expected`; the list form compares every tensor with the first.
-void check_same_device(Device expected, const Tensor& t);
-void check_same_device(std::initializer_list<const Tensor*> tensors);
+void check_same_device(Device expected, const TensorBase& t);
+void check_same_device(std::initializer_list<const TensorBase*> tensors);
 
 class TensorIteratorConfig;
 
@@ -32,7 +32,7 @@ class TensorIterator {
   using Loop = std::function<void(char** data, const int64_t* strides, int64_t n)>;
 
   // Writes one value to every element (fill_): an expanded `out` is allowed, as in PyTorch.
-  static TensorIterator nullary_op(Tensor& out);
+  static TensorIterator nullary_op(TensorBase& out);
 
   int ntensors() const { return static_cast<int>(operands_.size()); }
   int noutputs() const { return num_outputs_; }
@@ -40,10 +40,10 @@ class TensorIterator {
   ScalarType dtype(int i) const { return operands_[i].tensor().dtype(); }
   Device device() const { return device_; }
   int64_t numel() const { return numel_; }
-  const Tensor& output(int i = 0) const {
+  const TensorBase& output(int i = 0) const {
     return operands_[i].original.defined() ? operands_[i].original : operands_[i].tensor();
   }
-  const Tensor& tensor(int i) const { return operands_[i].tensor(); }
+  const TensorBase& tensor(int i) const { return operands_[i].tensor(); }
   // True when every operand is contiguous over the whole shape with no broadcasting.
   bool is_contiguous() const;
 
@@ -80,10 +80,10 @@ class TensorIterator {
   // Operands borrow the caller's tensors (which outlive the iterator) and own only what the iterator
   // made: allocated outputs and converted inputs. Borrowing saves two atomic refcount updates each.
   struct Operand {
-    const Tensor& tensor() const { return owned.defined() ? owned : *borrowed; }
-    const Tensor* borrowed = nullptr;  // every input's, even when converted into `owned`
-    Tensor owned;
-    Tensor original;  // an output the result is cast into after the loop (undefined when none)
+    const TensorBase& tensor() const { return owned.defined() ? owned : *borrowed; }
+    const TensorBase* borrowed = nullptr;  // every input's, even when converted into `owned`
+    TensorBase owned;
+    TensorBase original;  // an output the result is cast into after the loop (undefined when none)
     bool is_output = false;
   };
   // `order`: the dims of the broadcast shape, innermost first.
@@ -102,8 +102,8 @@ class TensorIterator {
 // Borrows the tensors it is given: build it in one expression, or keep them alive until build().
 class TensorIteratorConfig {
  public:
-  TensorIteratorConfig& add_output(const Tensor& out);
-  TensorIteratorConfig& add_input(const Tensor& in);
+  TensorIteratorConfig& add_output(const TensorBase& out);
+  TensorIteratorConfig& add_input(const TensorBase& in);
   // Inputs of other dtypes are converted to the common dtype before the loop.
   TensorIteratorConfig& promote_inputs_to_common_dtype(bool v);
   // An integral common dtype becomes the default float dtype.
@@ -126,7 +126,7 @@ class TensorIteratorConfig {
 
  private:
   bool try_fast_setup(TensorIterator& it) const;
-  SmallVector<const Tensor*, TensorIterator::kMaxOperands> outputs_, inputs_;
+  SmallVector<const TensorBase*, TensorIterator::kMaxOperands> outputs_, inputs_;
   bool promote_inputs_ = false;
   bool int_to_float_ = false;
   bool same_dtype_ = false;

@@ -156,7 +156,7 @@ DimVector dense_strides_like(IntArrayRef sizes, IntArrayRef strides) {
   return dense_strides(sizes, order);
 }
 
-DimVector preserve_format_strides(const Tensor& self) {
+DimVector preserve_format_strides(const TensorBase& self) {
   return is_non_overlapping_and_dense(self.sizes(), self.strides()) ? to_dim_vector(self.strides())
                                                                     : dense_strides_like(self.sizes(), self.strides());
 }

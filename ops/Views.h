@@ -5,9 +5,11 @@
 #include <optional>
 
 #include "tensor/SmallVector.h"
-#include "tensor/Tensor.h"
+#include "tensor/TensorBase.h"
 
 namespace mt {
+
+class Tensor;
 
 using DimVector = SmallVector<int64_t, 6>;
 
@@ -44,7 +46,7 @@ DimVector dense_strides_like(IntArrayRef sizes, IntArrayRef strides);
 // PyTorch's preserve_format, the strides of a new tensor like self (clone, to, the *_like factories):
 // self's own when they are dense, else dense ones in self's order (clone of a stepped transpose stays
 // transposed).
-DimVector preserve_format_strides(const Tensor& self);
+DimVector preserve_format_strides(const TensorBase& self);
 
 // The view self[..., start:start+length:1, ...] along an already wrapped dim.
 Tensor narrow_view(const Tensor& self, int64_t dim, int64_t start, int64_t length);

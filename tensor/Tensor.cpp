@@ -7,17 +7,17 @@
 
 namespace mt {
 
-void Tensor::throw_undefined() {
+void TensorBase::throw_undefined() {
   throw RuntimeError(
       "Tensor is undefined: this method needs a tensor that holds data (a default-constructed mt::Tensor() holds "
       "none)");
 }
 
-void Tensor::check_data_ptr_type(ScalarType requested) const {
+void TensorBase::check_data_ptr_type(ScalarType requested) const {
   MT_CHECK_TYPE(requested == impl()->dtype(), "expected scalar type ", requested, " but found ", impl()->dtype());
 }
 
-Scalar Tensor::item() const {
+Scalar TensorBase::item() const {
   MT_CHECK_VALUE(numel() == 1, "a Tensor with ", numel(), " elements cannot be converted to Scalar");
   MT_CHECK(!is_meta(), "Tensor.item() cannot be called on meta tensors");
   MT_CHECK(!impl()->is_fake(), "Tensor.item() cannot be called on fake tensors (made under FakeTensorMode): they have "
@@ -43,7 +43,7 @@ Scalar Tensor::item() const {
   return Scalar();
 }
 
-std::string Tensor::toString() const {
+std::string TensorBase::toString() const {
   if (!defined()) return "UndefinedTensor";
   std::ostringstream ss;
   ss << "Tensor(dtype=" << dtype() << ", device=" << device() << ", sizes=" << sizes() << ")";

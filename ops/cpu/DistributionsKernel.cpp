@@ -8,7 +8,7 @@
 namespace mt {
 namespace {
 
-void bernoulli_scalar_kernel(const Tensor& self, double p, Generator& generator) {
+void bernoulli_scalar_kernel(const TensorBase& self, double p, Generator& generator) {
   const int64_t ndim = self.dim();
   const std::vector<int64_t> sizes(self.sizes().begin(), self.sizes().end());
   const std::vector<int64_t> strides(self.strides().begin(), self.strides().end());

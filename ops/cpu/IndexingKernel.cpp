@@ -27,7 +27,7 @@ struct Walk {
 };
 
 // Strides of t over `ndim` dims; a 0-dim tensor reads as one element.
-DimVector strides_of(const Tensor& t, int64_t ndim) {
+DimVector strides_of(const TensorBase& t, int64_t ndim) {
   DimVector s = t.dim() == 0 ? DimVector{0} : to_dim_vector(t.strides());
   s.resize(ndim);
   return s;
@@ -36,7 +36,7 @@ DimVector strides_of(const Tensor& t, int64_t ndim) {
 // Walks index's shape; `restrided` operands get their strides with the one along `dim` zeroed, so
 // their offset points at the start of the line the index element selects from.
 template <size_t N>
-Walk<N> index_walk(const Tensor& index, int64_t dim, const std::array<const Tensor*, N>& operands,
+Walk<N> index_walk(const TensorBase& index, int64_t dim, const std::array<const TensorBase*, N>& operands,
                    const std::array<bool, N>& restrided) {
   Walk<N> w;
   w.sizes = index.dim() == 0 ? DimVector{1} : to_dim_vector(index.sizes());
@@ -47,7 +47,7 @@ Walk<N> index_walk(const Tensor& index, int64_t dim, const std::array<const Tens
   return w;
 }
 
-int64_t dim_stride(const Tensor& t, int64_t dim) { return t.dim() == 0 ? 0 : t.stride(dim); }
+int64_t dim_stride(const TensorBase& t, int64_t dim) { return t.dim() == 0 ? 0 : t.stride(dim); }
 
 // Calls f(linear, offsets) for the elements [begin, end) of w's row-major order, where offsets[k] is
 // operand k's element offset.
@@ -84,7 +84,7 @@ void parallel_walk(const Walk<N>& w, int64_t grain, const F& f) {
   parallel_for(0, w.numel(), grain, [&](int64_t begin, int64_t end) { walk(w, begin, end, f); });
 }
 
-void index_outside_kernel(const Tensor& index, int64_t low, int64_t high, std::optional<int64_t>& outside) {
+void index_outside_kernel(const TensorBase& index, int64_t low, int64_t high, std::optional<int64_t>& outside) {
   const int64_t* idx = index.data_ptr<int64_t>();
   const auto w = index_walk<1>(index, 0, {&index}, {false});
   walk(w, 0, w.numel(), [&](int64_t, const std::array<int64_t, 1>& off) {
@@ -93,7 +93,7 @@ void index_outside_kernel(const Tensor& index, int64_t low, int64_t high, std::o
   });
 }
 
-void index_min_max_kernel(const Tensor& index, int64_t& min, int64_t& max) {
+void index_min_max_kernel(const TensorBase& index, int64_t& min, int64_t& max) {
   const int64_t* idx = index.data_ptr<int64_t>();
   const auto w = index_walk<1>(index, 0, {&index}, {false});
   min = max = idx[0];
@@ -103,7 +103,7 @@ void index_min_max_kernel(const Tensor& index, int64_t& min, int64_t& max) {
   });
 }
 
-void gather_kernel(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
+void gather_kernel(const TensorBase& out, const TensorBase& self, int64_t dim, const TensorBase& index) {
   const auto w = index_walk<3>(index, dim, {&out, &index, &self}, {false, false, true});
   const int64_t step = dim_stride(self, dim);
   const int64_t* idx = index.data_ptr<int64_t>();
@@ -127,7 +127,7 @@ void combine(T& dst, T v, ScatterOp op) {
 }
 
 // Serial: two index elements may name the same element of self.
-void scatter_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, ScatterOp op) {
+void scatter_kernel(const TensorBase& self, int64_t dim, const TensorBase& index, const TensorBase& src, ScatterOp op) {
   const auto w = index_walk<3>(index, dim, {&index, &src, &self}, {false, false, true});
   const int64_t step = dim_stride(self, dim);
   const int64_t* idx = index.data_ptr<int64_t>();
@@ -140,7 +140,7 @@ void scatter_kernel(const Tensor& self, int64_t dim, const Tensor& index, const 
   });
 }
 
-void scatter_fill_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+void scatter_fill_kernel(const TensorBase& self, int64_t dim, const TensorBase& index, const Scalar& value) {
   const auto w = index_walk<2>(index, dim, {&index, &self}, {false, true});
   const int64_t step = dim_stride(self, dim);
   const int64_t* idx = index.data_ptr<int64_t>();
@@ -158,7 +158,7 @@ void scatter_fill_kernel(const Tensor& self, int64_t dim, const Tensor& index, c
 // The element offset of each row-major position of a tensor of any strides.
 class FlatOffsets {
  public:
-  explicit FlatOffsets(const Tensor& t)
+  explicit FlatOffsets(const TensorBase& t)
       : sizes_(to_dim_vector(t.sizes())), strides_(to_dim_vector(t.strides())), contiguous_(t.is_contiguous()) {}
   int64_t operator()(int64_t flat) const {
     if (contiguous_) return flat;
@@ -176,7 +176,7 @@ class FlatOffsets {
 };
 
 // out is contiguous in index's shape: its offset is the walk's position.
-void take_kernel(const Tensor& out, const Tensor& self, const Tensor& index) {
+void take_kernel(const TensorBase& out, const TensorBase& self, const TensorBase& index) {
   const auto w = index_walk<1>(index, 0, {&index}, {false});
   const FlatOffsets self_offset(self);
   const int64_t numel = self.numel();
@@ -192,7 +192,7 @@ void take_kernel(const Tensor& out, const Tensor& self, const Tensor& index) {
 }
 
 // Serial: two index elements may name the same element of self.
-void put_kernel(const Tensor& self, const Tensor& index, const Tensor& source, ScatterOp op) {
+void put_kernel(const TensorBase& self, const TensorBase& index, const TensorBase& source, ScatterOp op) {
   const auto w = index_walk<1>(index, 0, {&index}, {false});
   const FlatOffsets self_offset(self), source_offset(source);
   const int64_t numel = self.numel();
@@ -208,7 +208,7 @@ void put_kernel(const Tensor& self, const Tensor& index, const Tensor& source, S
 }
 
 // Walks the rows of the matrices (every dim but the last) and sweeps each row's columns.
-void triangular_kernel(const Tensor& out, const Tensor& self, int64_t diagonal, bool upper) {
+void triangular_kernel(const TensorBase& out, const TensorBase& self, int64_t diagonal, bool upper) {
   const int64_t n = self.dim(), rows = self.size(-2), cols = self.size(-1);
   Walk<2> w;
   w.sizes = to_dim_vector(self.sizes());

@@ -366,22 +366,22 @@ constexpr int64_t kGemmBlockWork = 1 << 24;
 constexpr int64_t kBlasThreadsWork = 1 << 25;
 
 template <typename T, typename C = compute_t<T>>
-const C* compute_data(const Tensor& t) {
+const C* compute_data(const TensorBase& t) {
   return reinterpret_cast<const C*>(t.data_ptr<T>());
 }
 
 template <typename T>
-void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Tensor& b, const Scalar& beta,
+void gemm_typed(const TensorBase& out, const TensorBase& self, const TensorBase& a, const TensorBase& b, const Scalar& beta,
                 const Scalar& alpha) {
   using C = compute_t<T>;
   using M = product_t<C>;
   const int64_t d = out.dim() - 2;  // 1 for a batch
   const int64_t batch = d ? out.size(0) : 1;
   const int64_t m = out.size(d), n = out.size(d + 1), k = a.size(d + 1);
-  auto matrix = [d](const Tensor& t, auto* data) {
+  auto matrix = [d](const TensorBase& t, auto* data) {
     return Strided<std::remove_pointer_t<decltype(data)>>{data, t.size(d), t.size(d + 1), t.stride(d), t.stride(d + 1)};
   };
-  auto batch_stride = [d](const Tensor& t) { return d ? t.stride(0) : 0; };
+  auto batch_stride = [d](const TensorBase& t) { return d ? t.stride(0) : 0; };
 
   Gemm<C> first{matrix(out, const_cast<C*>(compute_data<T>(out))), {}, matrix(a, compute_data<T>(a)),
                 matrix(b, compute_data<T>(b)), false, static_cast<M>(beta.to<opmath_t<T>>()),
@@ -434,7 +434,7 @@ void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Te
   });
 }
 
-void gemm_kernel(const Tensor& out, const Tensor& self, const Tensor& a, const Tensor& b, const Scalar& beta,
+void gemm_kernel(const TensorBase& out, const TensorBase& self, const TensorBase& a, const TensorBase& b, const Scalar& beta,
                  const Scalar& alpha) {
   // PyTorch's names for the CPU loops of addmm/mm and of bmm.
   const char* name = out.dim() == 3 ? "bmm" : "addmm_impl_cpu_";
@@ -443,7 +443,7 @@ void gemm_kernel(const Tensor& out, const Tensor& self, const Tensor& a, const T
 
 // Calls f with an Eigen vector map of t's elements: a plain one when they are contiguous.
 template <typename T, typename F>
-void with_vector(const Tensor& t, F&& f) {
+void with_vector(const TensorBase& t, F&& f) {
   using C = compute_t<T>;
   using Vector = Eigen::Matrix<C, Dyn, 1>;
   using StridedVector = Eigen::Map<const Vector, Eigen::Unaligned, Eigen::InnerStride<>>;
@@ -452,7 +452,7 @@ void with_vector(const Tensor& t, F&& f) {
   else f(StridedVector(data, t.numel(), Eigen::InnerStride<>(t.stride(0))));
 }
 
-void dot_kernel(const Tensor& out, const Tensor& a, const Tensor& b) {
+void dot_kernel(const TensorBase& out, const TensorBase& a, const TensorBase& b) {
   dispatch_numeric_types(a.dtype(), "dot", [&]<typename T>() {
     using M = product_t<compute_t<T>>;
     M sum{};

@@ -324,15 +324,15 @@ struct LogicalOp {
 // --- the stubs ---------------------------------------------------------------------------------------------
 
 template <typename T, typename Op>
-void run(const Tensor& self, DimMask mask, const Op& op, bool index_order = false) {
+void run(const TensorBase& self, DimMask mask, const Op& op, bool index_order = false) {
   reduce_loop(ReduceIterator(self, mask, index_order), self.data_ptr<T>(), op);
 }
 
-void sum_kernel(const Tensor& out, const Tensor& self, DimMask mask) {
+void sum_kernel(const TensorBase& out, const TensorBase& self, DimMask mask) {
   dispatch_all_types(self.dtype(), "sum", [&]<typename T>() { run<T>(self, mask, SumOp<T>{out.data_ptr<T>()}); });
 }
 
-void mean_kernel(const Tensor& out, const Tensor& self, DimMask mask) {
+void mean_kernel(const TensorBase& out, const TensorBase& self, DimMask mask) {
   if (out.numel() == 0) return;
   dispatch_floating_types(self.dtype(), "mean", [&]<typename T>() {
     MeanOp<T> op;
@@ -342,44 +342,44 @@ void mean_kernel(const Tensor& out, const Tensor& self, DimMask mask) {
   });
 }
 
-void prod_kernel(const Tensor& out, const Tensor& self, DimMask mask) {
+void prod_kernel(const TensorBase& out, const TensorBase& self, DimMask mask) {
   dispatch_all_types(self.dtype(), "prod", [&]<typename T>() { run<T>(self, mask, ProdOp<T>{out.data_ptr<T>()}); });
 }
 
 template <bool kMax>
-void extreme_kernel(const Tensor& out, const Tensor& self, DimMask mask) {
+void extreme_kernel(const TensorBase& out, const TensorBase& self, DimMask mask) {
   dispatch_all_types(self.dtype(), kMax ? "amax" : "amin",
                      [&]<typename T>() { run<T>(self, mask, ExtremeOp<T, kMax>{out.data_ptr<T>()}); });
 }
 
 template <bool kMax>
-void with_indices_kernel(const Tensor& values, const Tensor& indices, const Tensor& self, DimMask mask) {
+void with_indices_kernel(const TensorBase& values, const TensorBase& indices, const TensorBase& self, DimMask mask) {
   dispatch_all_types(self.dtype(), kMax ? "max" : "min", [&]<typename T>() {
     ArgOp<T, kMax> op{values.defined() ? values.data_ptr<T>() : nullptr, indices.data_ptr<int64_t>()};
     run<T>(self, mask, op, /*index_order=*/true);
   });
 }
 
-void var_kernel(const Tensor& out, const Tensor& self, DimMask mask, double correction, bool take_sqrt) {
+void var_kernel(const TensorBase& out, const TensorBase& self, DimMask mask, double correction, bool take_sqrt) {
   dispatch_floating_types(self.dtype(), take_sqrt ? "std" : "var", [&]<typename T>() {
     run<T>(self, mask, VarOp<T>{out.data_ptr<T>(), correction, take_sqrt});
   });
 }
 
-void norm_kernel(const Tensor& out, const Tensor& self, DimMask mask, double p) {
+void norm_kernel(const TensorBase& out, const TensorBase& self, DimMask mask, double p) {
   const bool empty = self.numel() == 0;
   dispatch_floating_types(self.dtype(), "norm", [&]<typename T>() {
     run<T>(self, mask, NormOp<T>{out.data_ptr<T>(), norm_kind(p), p, empty});
   });
 }
 
-void logsumexp_kernel(const Tensor& out, const Tensor& self, DimMask mask) {
+void logsumexp_kernel(const TensorBase& out, const TensorBase& self, DimMask mask) {
   dispatch_floating_types(self.dtype(), "logsumexp",
                           [&]<typename T>() { run<T>(self, mask, LogSumExpOp<T>{out.data_ptr<T>()}); });
 }
 
 template <bool kAll>
-void logical_kernel(const Tensor& out, const Tensor& self, DimMask mask) {
+void logical_kernel(const TensorBase& out, const TensorBase& self, DimMask mask) {
   dispatch_all_types(self.dtype(), kAll ? "all" : "any",
                      [&]<typename T>() { run<T>(self, mask, LogicalOp<T, kAll>{out.data_ptr<bool>()}); });
 }

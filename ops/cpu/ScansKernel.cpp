@@ -17,7 +17,7 @@ constexpr int64_t kElementsPerTask = 1 << 15;
 int64_t outer_grain(const ScanLines& l) { return std::max<int64_t>(1, kElementsPerTask / (l.n * l.inner)); }
 
 template <Scan kOp, typename T>
-void scan_lines_cpu(const Tensor& out, const Tensor& self, int64_t dim) {
+void scan_lines_cpu(const TensorBase& out, const TensorBase& self, int64_t dim) {
   using A = scan_acc_t<T>;
   const ScanLines l = scan_lines(self.sizes(), dim);
   const T* in = self.data_ptr<const T>();
@@ -49,7 +49,7 @@ void scan_lines_cpu(const Tensor& out, const Tensor& self, int64_t dim) {
   });
 }
 
-void scan_kernel_cpu(const Tensor& out, const Tensor& self, int64_t dim, Scan op) {
+void scan_kernel_cpu(const TensorBase& out, const TensorBase& self, int64_t dim, Scan op) {
   dispatch_numeric_types(self.dtype(), "scan", [&]<typename T>() {
     with_scan_op(op, [&]<Scan kOp>() {
       if constexpr (kOp == Scan::LogSumExp && std::is_integral_v<T>) {
@@ -62,7 +62,7 @@ void scan_kernel_cpu(const Tensor& out, const Tensor& self, int64_t dim, Scan op
 }
 
 template <typename T>
-void cum_extremum_lines_cpu(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim, bool max) {
+void cum_extremum_lines_cpu(const TensorBase& values, const TensorBase& indices, const TensorBase& self, int64_t dim, bool max) {
   const ScanLines l = scan_lines(self.sizes(), dim);
   const T* in = self.data_ptr<const T>();
   T* best_out = values.data_ptr<T>();
@@ -86,7 +86,7 @@ void cum_extremum_lines_cpu(const Tensor& values, const Tensor& indices, const T
   });
 }
 
-void cum_extremum_kernel_cpu(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim, bool max) {
+void cum_extremum_kernel_cpu(const TensorBase& values, const TensorBase& indices, const TensorBase& self, int64_t dim, bool max) {
   dispatch_all_types(self.dtype(), max ? "cummax" : "cummin",
                      [&]<typename T>() { cum_extremum_lines_cpu<T>(values, indices, self, dim, max); });
 }

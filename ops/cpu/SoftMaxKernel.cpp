@@ -45,7 +45,7 @@ struct Geometry {
   int64_t len = 1, step = 0, inner = 1, rows = 1;
   std::vector<int64_t> row_sizes, row_strides;
 
-  Geometry(const Tensor& self, int64_t dim) {
+  Geometry(const TensorBase& self, int64_t dim) {
     for (int64_t d = 0; d < self.dim(); ++d) {
       if (d == dim) {
         len = self.size(d);
@@ -72,7 +72,7 @@ struct Geometry {
 // One row at a time. A contiguous row whose input, output and compute types agree is done in place in
 // out; any other row goes through a buffer in the compute type.
 template <typename T, typename O>
-void softmax_rows(const Tensor& out, const Tensor& self, const Geometry& g, bool log) {
+void softmax_rows(const TensorBase& out, const TensorBase& self, const Geometry& g, bool log) {
   using M = opmath_t<T>;
   const T* in = self.data_ptr<T>();
   O* o = out.data_ptr<O>();
@@ -100,7 +100,7 @@ void softmax_rows(const Tensor& out, const Tensor& self, const Geometry& g, bool
 // A contiguous self along an outer dim: blocks of up to kBlock inner positions, each pass over the dim
 // reading one contiguous run per element of the dim.
 template <typename T, typename O>
-void softmax_columns(const Tensor& out, const Tensor& self, const Geometry& g, bool log) {
+void softmax_columns(const TensorBase& out, const TensorBase& self, const Geometry& g, bool log) {
   using M = opmath_t<T>;
   constexpr int64_t kBlock = 512;
   const T* in = self.data_ptr<T>();
@@ -131,7 +131,7 @@ void softmax_columns(const Tensor& out, const Tensor& self, const Geometry& g, b
   });
 }
 
-void softmax_kernel(const Tensor& out, const Tensor& self, int64_t dim, bool log) {
+void softmax_kernel(const TensorBase& out, const TensorBase& self, int64_t dim, bool log) {
   const Geometry g(self, dim);
   dispatch_floating_types(self.dtype(), log ? "log_softmax" : "softmax", [&]<typename T>() {
     auto run = [&]<typename O>() {

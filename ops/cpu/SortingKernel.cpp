@@ -69,7 +69,7 @@ int radix_sort(std::array<K*, 2> keys, std::array<int64_t*, 2> positions, int64_
 }
 
 template <typename T>
-void sort_rows(const Tensor& values, const Tensor& indices, const Tensor& self, bool descending) {
+void sort_rows(const TensorBase& values, const TensorBase& indices, const TensorBase& self, bool descending) {
   using K = sort_key_t<T>;
   const int64_t n = self.size(-1);
   const int64_t rows = self.numel() / n;
@@ -97,7 +97,7 @@ void sort_rows(const Tensor& values, const Tensor& indices, const Tensor& self, 
   });
 }
 
-void sort_kernel_cpu(const Tensor& values, const Tensor& indices, const Tensor& self, bool descending) {
+void sort_kernel_cpu(const TensorBase& values, const TensorBase& indices, const TensorBase& self, bool descending) {
   dispatch_all_types(self.dtype(), "sort", [&]<typename T>() { sort_rows<T>(values, indices, self, descending); });
 }
 

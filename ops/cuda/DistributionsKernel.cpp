@@ -4,14 +4,15 @@
 // host-to-device copy of self's size, where a device generator (Philox, as PyTorch's) would fill self in
 // place; for dropout masks that is a copy as large as the activation.
 #include "ops/Distributions.h"
+#include "tensor/Tensor.h"
 
 namespace mt {
 namespace {
 
-void bernoulli_scalar_kernel_cuda(const Tensor& self, double p, Generator& generator) {
+void bernoulli_scalar_kernel_cuda(const TensorBase& self, double p, Generator& generator) {
   const Tensor drawn(TensorImpl::empty(self.sizes(), self.dtype(), Device(kCPU)));
   bernoulli_scalar_stub(kCPU, drawn, p, generator);
-  self.copy_(drawn);
+  Tensor(self).copy_(drawn);
 }
 
 }  // namespace

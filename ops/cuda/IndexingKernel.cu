@@ -55,14 +55,14 @@ void check_dims(int64_t ndim) {
 // Walks index's shape (a 0-dim index reads as shape [1]); `restrided` operands get their stride along
 // `dim` zeroed, so their offset points at the start of the line the index element selects from.
 template <int N>
-Walk<N> index_walk(const Tensor& index, int64_t dim, const std::array<const Tensor*, N>& operands,
+Walk<N> index_walk(const TensorBase& index, int64_t dim, const std::array<const TensorBase*, N>& operands,
                    const std::array<bool, N>& restrided) {
   check_dims(index.dim());
   Walk<N> w;
   w.ndim = index.dim() == 0 ? 1 : static_cast<int>(index.dim());
   for (int d = 0; d < w.ndim; ++d) w.sizes[d] = index.dim() == 0 ? 1 : index.size(d);
   for (int k = 0; k < N; ++k) {
-    const Tensor& t = *operands[k];
+    const TensorBase& t = *operands[k];
     for (int d = 0; d < w.ndim; ++d) w.strides[k][d] = d < t.dim() ? t.stride(d) : 0;
     if (restrided[k]) w.strides[k][dim] = 0;
   }
@@ -74,7 +74,7 @@ struct FlatOffsets {
   bool contiguous;
   Walk<1> layout;
 
-  explicit FlatOffsets(const Tensor& t) : contiguous(t.is_contiguous()) {
+  explicit FlatOffsets(const TensorBase& t) : contiguous(t.is_contiguous()) {
     check_dims(t.dim());
     layout.ndim = static_cast<int>(t.dim());
     for (int d = 0; d < layout.ndim; ++d) {
@@ -90,7 +90,7 @@ struct FlatOffsets {
   }
 };
 
-int64_t dim_stride(const Tensor& t, int64_t dim) { return t.dim() == 0 ? 0 : t.stride(dim); }
+int64_t dim_stride(const TensorBase& t, int64_t dim) { return t.dim() == 0 ? 0 : t.stride(dim); }
 
 __device__ __forceinline__ int64_t grid_start() { return static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; }
 __device__ __forceinline__ int64_t grid_step() { return static_cast<int64_t>(gridDim.x) * blockDim.x; }
@@ -149,8 +149,8 @@ __global__ void index_min_max_kernel(Walk<1> w, int64_t n, const int64_t* index,
 
 // A device buffer of `values.size()` int64 set to `values`, for a reduction's result.
 template <size_t K>
-Tensor reduction_buffer(const Tensor& like, const std::array<int64_t, K>& values) {
-  Tensor buffer(TensorImpl::empty({static_cast<int64_t>(K)}, kInt64, like.device()));
+TensorBase reduction_buffer(const TensorBase& like, const std::array<int64_t, K>& values) {
+  TensorBase buffer(TensorImpl::empty({static_cast<int64_t>(K)}, kInt64, like.device()));
   MT_CUDA_CHECK(
       cudaMemcpyAsync(buffer.data_ptr(), values.data(), sizeof(values), cudaMemcpyHostToDevice, current_stream()));
   return buffer;
@@ -164,11 +164,11 @@ void read_back(int64_t* host, const int64_t* device, size_t count) {
 
 unsigned reduce_blocks(int64_t n) { return std::min(num_blocks(n), kMaxReduceBlocks); }
 
-void index_outside_kernel_cuda(const Tensor& index, int64_t low, int64_t high, std::optional<int64_t>& outside) {
+void index_outside_kernel_cuda(const TensorBase& index, int64_t low, int64_t high, std::optional<int64_t>& outside) {
   const auto w = index_walk<1>(index, 0, {&index}, {false});
   const int64_t n = w.numel();
   const int64_t* idx = index.data_ptr<int64_t>();
-  Tensor buffer = reduction_buffer<1>(index, {LLONG_MAX});
+  TensorBase buffer = reduction_buffer<1>(index, {LLONG_MAX});
   index_outside_kernel<<<reduce_blocks(n), kNumThreads, 0, current_stream()>>>(w, n, idx, low, high,
                                                                                buffer.data_ptr<int64_t>());
   MT_CUDA_KERNEL_LAUNCH_CHECK();
@@ -182,10 +182,10 @@ void index_outside_kernel_cuda(const Tensor& index, int64_t low, int64_t high, s
   outside = value;
 }
 
-void index_min_max_kernel_cuda(const Tensor& index, int64_t& min, int64_t& max) {
+void index_min_max_kernel_cuda(const TensorBase& index, int64_t& min, int64_t& max) {
   const auto w = index_walk<1>(index, 0, {&index}, {false});
   const int64_t n = w.numel();
-  Tensor buffer = reduction_buffer<2>(index, {LLONG_MAX, LLONG_MIN});
+  TensorBase buffer = reduction_buffer<2>(index, {LLONG_MAX, LLONG_MIN});
   index_min_max_kernel<<<reduce_blocks(n), kNumThreads, 0, current_stream()>>>(w, n, index.data_ptr<int64_t>(),
                                                                                buffer.data_ptr<int64_t>());
   MT_CUDA_KERNEL_LAUNCH_CHECK();
@@ -206,7 +206,7 @@ __global__ void gather_kernel(Walk<3> w, int64_t n, T* out, const T* self, const
   }
 }
 
-void gather_kernel_cuda(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
+void gather_kernel_cuda(const TensorBase& out, const TensorBase& self, int64_t dim, const TensorBase& index) {
   const auto w = index_walk<3>(index, dim, {&out, &index, &self}, {false, false, true});
   const int64_t n = w.numel(), step = dim_stride(self, dim);
   dispatch_all_types(self.dtype(), "gather", [&]<typename T>() {
@@ -272,7 +272,7 @@ __global__ void scatter_kernel(Walk<3> w, int64_t n, T* self, const T* src, cons
   }
 }
 
-void scatter_kernel_cuda(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, ScatterOp op) {
+void scatter_kernel_cuda(const TensorBase& self, int64_t dim, const TensorBase& index, const TensorBase& src, ScatterOp op) {
   const auto w = index_walk<3>(index, dim, {&index, &src, &self}, {false, false, true});
   const int64_t n = w.numel(), step = dim_stride(self, dim);
   dispatch_all_types(self.dtype(), "scatter", [&]<typename T>() {
@@ -291,7 +291,7 @@ __global__ void scatter_fill_kernel(Walk<2> w, int64_t n, T* self, const int64_t
   }
 }
 
-void scatter_fill_kernel_cuda(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+void scatter_fill_kernel_cuda(const TensorBase& self, int64_t dim, const TensorBase& index, const Scalar& value) {
   const auto w = index_walk<2>(index, dim, {&index, &self}, {false, true});
   const int64_t n = w.numel(), step = dim_stride(self, dim);
   dispatch_all_types(self.dtype(), "scatter", [&]<typename T>() {
@@ -320,7 +320,7 @@ __global__ void take_kernel(Walk<1> w, int64_t n, T* out, const T* self, FlatOff
   }
 }
 
-void take_kernel_cuda(const Tensor& out, const Tensor& self, const Tensor& index) {
+void take_kernel_cuda(const TensorBase& out, const TensorBase& self, const TensorBase& index) {
   const auto w = index_walk<1>(index, 0, {&index}, {false});
   const int64_t n = w.numel();
   const FlatOffsets self_offset(self);
@@ -342,7 +342,7 @@ __global__ void put_kernel(Walk<1> w, int64_t n, T* self, FlatOffsets self_offse
   }
 }
 
-void put_kernel_cuda(const Tensor& self, const Tensor& index, const Tensor& source, ScatterOp op) {
+void put_kernel_cuda(const TensorBase& self, const TensorBase& index, const TensorBase& source, ScatterOp op) {
   const auto w = index_walk<1>(index, 0, {&index}, {false});
   const int64_t n = w.numel();
   const FlatOffsets self_offset(self), source_offset(source);
@@ -370,7 +370,7 @@ __global__ void triangular_kernel(Walk<2> w, int64_t n, T* out, const T* self, i
   }
 }
 
-void triangular_kernel_cuda(const Tensor& out, const Tensor& self, int64_t diagonal, bool upper) {
+void triangular_kernel_cuda(const TensorBase& out, const TensorBase& self, int64_t diagonal, bool upper) {
   check_dims(self.dim());
   Walk<2> w;
   w.ndim = static_cast<int>(self.dim());

@@ -116,14 +116,14 @@ struct Matrix {
 };
 
 // The matrices of a 2-D tensor, or of each entry of a 3-D batch.
-Matrix matrix_of(const Tensor& t) {
+Matrix matrix_of(const TensorBase& t) {
   const int64_t d = t.dim() - 2;
   return {
       static_cast<char*>(t.data_ptr()), t.size(d), t.size(d + 1), t.stride(d), t.stride(d + 1), d ? t.stride(0) : 0};
 }
 
 // cuBLAS writes C column-major; a batch's matrices must not overlap.
-bool blas_writable(const Tensor& out) {
+bool blas_writable(const TensorBase& out) {
   Matrix c = matrix_of(out);
   if (c.col_major_ld() == 0) c = c.t();
   const int64_t ld = c.col_major_ld();
@@ -159,7 +159,7 @@ BlasOperand blas_operand(const Matrix& x) {
 // c = alpha * a b + beta * c for every matrix of the batch, c being BLAS-writable and a, b BLAS-readable.
 // beta == 0 does not read c (NaN included).
 template <typename T>
-void blas_gemm(const Tensor& c, const Tensor& a, const Tensor& b, opmath_t<T> alpha, opmath_t<T> beta) {
+void blas_gemm(const TensorBase& c, const TensorBase& a, const TensorBase& b, opmath_t<T> alpha, opmath_t<T> beta) {
   Matrix cm = matrix_of(c), am = matrix_of(a), bm = matrix_of(b);
   if (cm.col_major_ld() == 0) {
     // A row-major result is the column-major transpose of b^T a^T.
@@ -200,7 +200,7 @@ struct TiledOperand {
 };
 
 template <typename T>
-TiledOperand<T> tiled_operand(const Tensor& t) {
+TiledOperand<T> tiled_operand(const TensorBase& t) {
   const Matrix m = matrix_of(t);
   return {reinterpret_cast<T*>(m.data), m.batch_stride, m.row_stride, m.col_stride};
 }
@@ -249,7 +249,7 @@ __global__ void tiled_gemm_kernel(TiledGemm<T> g) {
 }
 
 template <typename T>
-void tiled_gemm(const Tensor& out, const Tensor& self, const Tensor& a, const Tensor& b, Acc<T> alpha, Acc<T> beta,
+void tiled_gemm(const TensorBase& out, const TensorBase& self, const TensorBase& a, const TensorBase& b, Acc<T> alpha, Acc<T> beta,
                 bool use_self) {
   const int64_t d = out.dim() - 2;
   TiledGemm<T> g{tiled_operand<T>(out),
@@ -272,7 +272,7 @@ void tiled_gemm(const Tensor& out, const Tensor& self, const Tensor& a, const Te
 }
 
 template <typename T>
-void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Tensor& b, const Scalar& beta_s,
+void gemm_typed(const TensorBase& out, const TensorBase& self, const TensorBase& a, const TensorBase& b, const Scalar& beta_s,
                 const Scalar& alpha_s) {
   if (out.numel() == 0) return;
   Acc<T> alpha, beta;
@@ -289,11 +289,11 @@ void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Te
     return tiled_gemm<T>(out, self, a, b, alpha, beta, use_self);
   } else {
     if (alpha == Acc<T>(0) || k == 0) return tiled_gemm<T>(out, self, a, b, alpha, beta, use_self);
-    const Tensor x = matrix_of(a).blas_readable() ? a : converted_copy(a, a.dtype());
-    const Tensor y = matrix_of(b).blas_readable() ? b : converted_copy(b, b.dtype());
+    const TensorBase x = matrix_of(a).blas_readable() ? a : converted_copy(a, a.dtype());
+    const TensorBase y = matrix_of(b).blas_readable() ? b : converted_copy(b, b.dtype());
     // An out cuBLAS cannot write (overlapping or scattered elements) takes a contiguous result, copied in.
     const bool direct = blas_writable(out);
-    const Tensor c = direct ? out : Tensor(TensorImpl::empty(out.sizes(), out.dtype(), out.device()));
+    const TensorBase c = direct ? out : TensorBase(TensorImpl::empty(out.sizes(), out.dtype(), out.device()));
     // beta * self goes through c: self is c already when it is out itself, else it is copied in first
     // (an expanded bias broadcasts in the copy).
     const bool self_is_c = self.defined() && self.data_ptr() == c.data_ptr() && self.strides() == c.strides();
@@ -303,7 +303,7 @@ void gemm_typed(const Tensor& out, const Tensor& self, const Tensor& a, const Te
   }
 }
 
-void gemm_kernel_cuda(const Tensor& out, const Tensor& self, const Tensor& a, const Tensor& b, const Scalar& beta,
+void gemm_kernel_cuda(const TensorBase& out, const TensorBase& self, const TensorBase& a, const TensorBase& b, const Scalar& beta,
                       const Scalar& alpha) {
   // PyTorch's names for the CUDA loops of addmm/mm and of bmm.
   const char* name = out.dim() == 3 ? "bmm_cuda" : "addmm_cuda";
@@ -349,11 +349,11 @@ __global__ void dot_final_kernel(unsigned count, const Acc<T>* partial, T* out) 
   if (threadIdx.x == 0) *out = convert<T>(sum);
 }
 
-void dot_kernel_cuda(const Tensor& out, const Tensor& a, const Tensor& b) {
+void dot_kernel_cuda(const TensorBase& out, const TensorBase& a, const TensorBase& b) {
   const int64_t n = a.numel();
   const unsigned blocks = std::min(num_blocks(n), kDotBlocks);
   // 8-byte slots hold any of the sum types (float, double, uint64).
-  Tensor partial(TensorImpl::empty({static_cast<int64_t>(blocks)}, kFloat64, out.device()));
+  TensorBase partial(TensorImpl::empty({static_cast<int64_t>(blocks)}, kFloat64, out.device()));
   dispatch_numeric_types(a.dtype(), "dot", [&]<typename T>() {
     auto* sums = static_cast<Acc<T>*>(partial.data_ptr());
     dot_partial_kernel<T><<<blocks, kNumThreads, 0, current_stream()>>>(n, a.data_ptr<T>(), a.stride(0),

@@ -298,7 +298,7 @@ __global__ void combine_partials_kernel(Op op, const typename Op::acc_t* __restr
 
 // The kept and reduced spaces of self: the kept steps are the output's (contiguous, kept dims in order),
 // the reduced steps the logical index, which only arg-reductions need (`index_order`).
-cuda::ReduceShape reduce_shape(const Tensor& self, DimMask mask, bool index_order) {
+cuda::ReduceShape reduce_shape(const TensorBase& self, DimMask mask, bool index_order) {
   std::vector<cuda::SpaceDim> kept, reduced;
   int64_t outputs = 1, count = 1;
   for (int64_t d = self.dim() - 1; d >= 0; --d) {
@@ -319,17 +319,17 @@ cuda::ReduceShape reduce_shape(const Tensor& self, DimMask mask, bool index_orde
 }
 
 template <typename T, typename Op>
-void run(const Tensor& self, DimMask mask, const Op& op, bool index_order = false) {
+void run(const TensorBase& self, DimMask mask, const Op& op, bool index_order = false) {
   using acc_t = typename Op::acc_t;
   cuda::ReduceShape s = reduce_shape(self, mask, index_order);
   if (s.outputs == 0) return;
   const cuda::LaunchPlan plan = cuda::plan_launch(s, /*may_split=*/true);
   const int splits = static_cast<int>(plan.grid.y);
-  Tensor workspace;  // the partial results of a split reduction; freed in stream order after the kernels
+  TensorBase workspace;  // the partial results of a split reduction; freed in stream order after the kernels
   acc_t* partials = nullptr;
   if (splits > 1) {
     const int64_t words = (s.outputs * splits * static_cast<int64_t>(sizeof(acc_t)) + 7) / 8;
-    workspace = Tensor(TensorImpl::empty({words}, kInt64, self.device()));
+    workspace = TensorBase(TensorImpl::empty({words}, kInt64, self.device()));
     partials = static_cast<acc_t*>(workspace.data_ptr());
   }
   const cudaStream_t stream = cuda::current_stream();
@@ -344,11 +344,11 @@ void run(const Tensor& self, DimMask mask, const Op& op, bool index_order = fals
 
 // --- the stubs ---------------------------------------------------------------------------------------------
 
-void sum_kernel_cuda(const Tensor& out, const Tensor& self, DimMask mask) {
+void sum_kernel_cuda(const TensorBase& out, const TensorBase& self, DimMask mask) {
   dispatch_all_types(self.dtype(), "sum", [&]<typename T>() { run<T>(self, mask, SumOp<T>{out.data_ptr<T>()}); });
 }
 
-void mean_kernel_cuda(const Tensor& out, const Tensor& self, DimMask mask) {
+void mean_kernel_cuda(const TensorBase& out, const TensorBase& self, DimMask mask) {
   if (out.numel() == 0) return;
   dispatch_floating_types(self.dtype(), "mean", [&]<typename T>() {
     const double count = static_cast<double>(self.numel() / out.numel());  // elements per output
@@ -356,44 +356,44 @@ void mean_kernel_cuda(const Tensor& out, const Tensor& self, DimMask mask) {
   });
 }
 
-void prod_kernel_cuda(const Tensor& out, const Tensor& self, DimMask mask) {
+void prod_kernel_cuda(const TensorBase& out, const TensorBase& self, DimMask mask) {
   dispatch_all_types(self.dtype(), "prod", [&]<typename T>() { run<T>(self, mask, ProdOp<T>{out.data_ptr<T>()}); });
 }
 
 template <bool kMax>
-void extreme_kernel_cuda(const Tensor& out, const Tensor& self, DimMask mask) {
+void extreme_kernel_cuda(const TensorBase& out, const TensorBase& self, DimMask mask) {
   dispatch_all_types(self.dtype(), kMax ? "amax" : "amin",
                      [&]<typename T>() { run<T>(self, mask, ExtremeOp<T, kMax>{out.data_ptr<T>()}); });
 }
 
 template <bool kMax>
-void with_indices_kernel_cuda(const Tensor& values, const Tensor& indices, const Tensor& self, DimMask mask) {
+void with_indices_kernel_cuda(const TensorBase& values, const TensorBase& indices, const TensorBase& self, DimMask mask) {
   dispatch_all_types(self.dtype(), kMax ? "max" : "min", [&]<typename T>() {
     ArgOp<T, kMax> op{values.defined() ? values.data_ptr<T>() : nullptr, indices.data_ptr<int64_t>()};
     run<T>(self, mask, op, /*index_order=*/true);
   });
 }
 
-void var_kernel_cuda(const Tensor& out, const Tensor& self, DimMask mask, double correction, bool take_sqrt) {
+void var_kernel_cuda(const TensorBase& out, const TensorBase& self, DimMask mask, double correction, bool take_sqrt) {
   dispatch_floating_types(self.dtype(), take_sqrt ? "std" : "var", [&]<typename T>() {
     run<T>(self, mask, VarOp<T>{out.data_ptr<T>(), correction, take_sqrt});
   });
 }
 
-void norm_kernel_cuda(const Tensor& out, const Tensor& self, DimMask mask, double p) {
+void norm_kernel_cuda(const TensorBase& out, const TensorBase& self, DimMask mask, double p) {
   const bool empty = self.numel() == 0;
   dispatch_floating_types(self.dtype(), "norm", [&]<typename T>() {
     run<T>(self, mask, NormOp<T>{out.data_ptr<T>(), norm_kind(p), p, empty});
   });
 }
 
-void logsumexp_kernel_cuda(const Tensor& out, const Tensor& self, DimMask mask) {
+void logsumexp_kernel_cuda(const TensorBase& out, const TensorBase& self, DimMask mask) {
   dispatch_floating_types(self.dtype(), "logsumexp",
                           [&]<typename T>() { run<T>(self, mask, LogSumExpOp<T>{out.data_ptr<T>()}); });
 }
 
 template <bool kAll>
-void logical_kernel_cuda(const Tensor& out, const Tensor& self, DimMask mask) {
+void logical_kernel_cuda(const TensorBase& out, const TensorBase& self, DimMask mask) {
   dispatch_all_types(self.dtype(), kAll ? "all" : "any",
                      [&]<typename T>() { run<T>(self, mask, LogicalOp<T, kAll>{out.data_ptr<bool>()}); });
 }

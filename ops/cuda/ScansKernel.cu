@@ -30,7 +30,7 @@ __global__ void scan_lines_cuda(const T* in, T* out, ScanLines l) {
   }
 }
 
-void scan_kernel_cuda(const Tensor& out, const Tensor& self, int64_t dim, Scan op) {
+void scan_kernel_cuda(const TensorBase& out, const TensorBase& self, int64_t dim, Scan op) {
   const ScanLines l = scan_lines(self.sizes(), dim);
   dispatch_numeric_types(self.dtype(), "scan", [&]<typename T>() {
     with_scan_op(op, [&]<Scan kOp>() {
@@ -65,7 +65,7 @@ __global__ void cum_extremum_lines_cuda(const T* in, T* values, int64_t* indices
   }
 }
 
-void cum_extremum_kernel_cuda(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim, bool max) {
+void cum_extremum_kernel_cuda(const TensorBase& values, const TensorBase& indices, const TensorBase& self, int64_t dim, bool max) {
   const ScanLines l = scan_lines(self.sizes(), dim);
   dispatch_all_types(self.dtype(), max ? "cummax" : "cummin", [&]<typename T>() {
     cum_extremum_lines_cuda<T><<<num_blocks(l.outer * l.inner), kNumThreads, 0, current_stream()>>>(

@@ -72,7 +72,7 @@ __global__ void __launch_bounds__(cuda::kNumThreads)
 }
 
 // The rows and the softmaxed dim of self, with self's strides and the offsets of contiguous `out`.
-cuda::ReduceShape softmax_shape(const Tensor& self, int64_t dim) {
+cuda::ReduceShape softmax_shape(const TensorBase& self, int64_t dim) {
   std::vector<cuda::SpaceDim> rows, along;
   int64_t out_stride = 1, count = 1;
   for (int64_t d = self.dim() - 1; d >= 0; --d) {
@@ -88,7 +88,7 @@ cuda::ReduceShape softmax_shape(const Tensor& self, int64_t dim) {
   return s;
 }
 
-void softmax_kernel_cuda(const Tensor& out, const Tensor& self, int64_t dim, bool log) {
+void softmax_kernel_cuda(const TensorBase& out, const TensorBase& self, int64_t dim, bool log) {
   cuda::ReduceShape s = softmax_shape(self, dim);
   // One block holds a whole row: the row's three passes need its max and sum in between.
   const cuda::LaunchPlan plan = cuda::plan_launch(s, /*may_split=*/false);

@@ -36,19 +36,19 @@ __global__ void gather_rows(const T* in, const int64_t* positions, T* out, int64
     out[i] = in[i - i % n + positions[i]];
 }
 
-Tensor device_buffer(int64_t bytes, const Tensor& like) {
-  return Tensor(TensorImpl::empty({std::max<int64_t>(bytes, 1)}, kUInt8, like.device()));
+TensorBase device_buffer(int64_t bytes, const TensorBase& like) {
+  return TensorBase(TensorImpl::empty({std::max<int64_t>(bytes, 1)}, kUInt8, like.device()));
 }
 
 template <typename T>
-void sort_rows(const Tensor& values, const Tensor& indices, const Tensor& self, bool descending) {
+void sort_rows(const TensorBase& values, const TensorBase& indices, const TensorBase& self, bool descending) {
   using K = sort_key_t<T>;
   const int64_t n = self.size(-1);
   const int64_t total = self.numel();
   const int64_t rows = total / n;
-  const Tensor keys = device_buffer(2 * total * static_cast<int64_t>(sizeof(K)), self);
-  const Tensor positions = device_buffer(total * static_cast<int64_t>(sizeof(int64_t)), self);
-  const Tensor offsets = device_buffer((rows + 1) * static_cast<int64_t>(sizeof(int64_t)), self);
+  const TensorBase keys = device_buffer(2 * total * static_cast<int64_t>(sizeof(K)), self);
+  const TensorBase positions = device_buffer(total * static_cast<int64_t>(sizeof(int64_t)), self);
+  const TensorBase offsets = device_buffer((rows + 1) * static_cast<int64_t>(sizeof(int64_t)), self);
   K* keys_in = static_cast<K*>(keys.data_ptr());
   int64_t* positions_in = static_cast<int64_t*>(positions.data_ptr());
   int64_t* row_starts = static_cast<int64_t*>(offsets.data_ptr());
@@ -64,7 +64,7 @@ void sort_rows(const Tensor& values, const Tensor& indices, const Tensor& self, 
   MT_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(nullptr, scratch_bytes, keys_in, keys_in + total,
                                                           positions_in, positions_out, total, rows, row_starts,
                                                           row_starts + 1, current_stream()));
-  const Tensor scratch = device_buffer(static_cast<int64_t>(scratch_bytes), self);
+  const TensorBase scratch = device_buffer(static_cast<int64_t>(scratch_bytes), self);
   MT_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(scratch.data_ptr(), scratch_bytes, keys_in, keys_in + total,
                                                           positions_in, positions_out, total, rows, row_starts,
                                                           row_starts + 1, current_stream()));
@@ -73,7 +73,7 @@ void sort_rows(const Tensor& values, const Tensor& indices, const Tensor& self, 
   MT_CUDA_KERNEL_LAUNCH_CHECK();
 }
 
-void sort_kernel_cuda(const Tensor& values, const Tensor& indices, const Tensor& self, bool descending) {
+void sort_kernel_cuda(const TensorBase& values, const TensorBase& indices, const TensorBase& self, bool descending) {
   dispatch_all_types(self.dtype(), "sort", [&]<typename T>() { sort_rows<T>(values, indices, self, descending); });
 }
 
