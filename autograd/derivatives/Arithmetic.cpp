@@ -30,67 +30,61 @@ BackwardFunction::Formula add_formula(const Tensor& self, const Tensor& other, c
 }
 
 Tensor add_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  Tensor out = below_autograd([&] { return ops::add_Tensor::redispatch(ks & after_autograd_keyset, self, other, alpha); });
-  if (compute_requires_grad({self, other})) {
-    record("AddBackward0", {self, other}, {out}, add_formula(self, other, alpha, false));
-  }
-  return out;
+  return differentiable<ops::add_Tensor>(
+      "AddBackward0", {self, other}, [&] { return add_formula(self, other, alpha, false); }, ks, self, other, alpha);
 }
 
 Tensor sub_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  Tensor out = below_autograd([&] { return ops::sub_Tensor::redispatch(ks & after_autograd_keyset, self, other, alpha); });
-  if (compute_requires_grad({self, other})) {
-    record("SubBackward0", {self, other}, {out}, add_formula(self, other, alpha, true));
-  }
-  return out;
+  return differentiable<ops::sub_Tensor>(
+      "SubBackward0", {self, other}, [&] { return add_formula(self, other, alpha, true); }, ks, self, other, alpha);
 }
 
 Tensor mul_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
-  Tensor out = below_autograd([&] { return ops::mul_Tensor::redispatch(ks & after_autograd_keyset, self, other); });
-  if (compute_requires_grad({self, other})) {
-    // Each input's gradient needs the other input; an input that needs none saves nothing for it.
-    const bool self_rg = requires_grad(self), other_rg = requires_grad(other);
-    record("MulBackward0", {self, other}, {out},
-           [s = SavedVariable(other_rg ? self : Tensor()), o = SavedVariable(self_rg ? other : Tensor()),
-            self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
-             const Tensor self_v = s.unpack(), other_v = o.unpack();
-             return variable_list{other_v.defined() ? sum_to(g[0] * other_v, self_sizes) : Tensor(),
-                                  self_v.defined() ? sum_to(g[0] * self_v, other_sizes) : Tensor()};
-           });
-  }
-  return out;
+  return differentiable<ops::mul_Tensor>(
+      "MulBackward0", {self, other},
+      [&] {
+        // Each input's gradient needs the other input; an input that needs none saves nothing for it.
+        const bool self_rg = requires_grad(self), other_rg = requires_grad(other);
+        return BackwardFunction::Formula(
+            [s = SavedVariable(other_rg ? self : Tensor()), o = SavedVariable(self_rg ? other : Tensor()),
+             self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
+              const Tensor self_v = s.unpack(), other_v = o.unpack();
+              return variable_list{other_v.defined() ? sum_to(g[0] * other_v, self_sizes) : Tensor(),
+                                   self_v.defined() ? sum_to(g[0] * self_v, other_sizes) : Tensor()};
+            });
+      },
+      ks, self, other);
+}
+
+// self / other: self's gradient needs other, other's needs both; self is saved only when other needs a
+// gradient.
+BackwardFunction::Formula div_formula(const Tensor& self, const Tensor& other, bool other_rg) {
+  return [s = SavedVariable(other_rg ? self : Tensor()), o = SavedVariable(other), self_sizes = self.sizes().vec(),
+          other_sizes = other.sizes().vec()](const variable_list& g) {
+    const Tensor self_v = s.unpack(), other_v = o.unpack();
+    return variable_list{sum_to(g[0] / other_v, self_sizes),
+                         self_v.defined() ? sum_to(-g[0] * self_v / (other_v * other_v), other_sizes) : Tensor()};
+  };
 }
 
 Tensor div_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
-  Tensor out = below_autograd([&] { return ops::div_Tensor::redispatch(ks & after_autograd_keyset, self, other); });
-  if (compute_requires_grad({self, other})) {
-    const bool other_rg = requires_grad(other);
-    record("DivBackward0", {self, other}, {out},
-           [s = SavedVariable(other_rg ? self : Tensor()), o = SavedVariable(other),
-            self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
-             const Tensor self_v = s.unpack(), other_v = o.unpack();
-             return variable_list{sum_to(g[0] / other_v, self_sizes),
-                                  self_v.defined() ? sum_to(-g[0] * self_v / (other_v * other_v), other_sizes)
-                                                   : Tensor()};
-           });
-  }
-  return out;
+  return differentiable<ops::div_Tensor>(
+      "DivBackward0", {self, other}, [&] { return div_formula(self, other, requires_grad(other)); }, ks, self, other);
 }
 
 // Rounded division (trunc, floor) is piecewise constant: zero gradients. Without a rounding mode it is
 // true division.
+BackwardFunction::Formula rounded_div_formula(const Tensor& self, const Tensor& other) {
+  return [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
+    return variable_list{mt::zeros(self_sizes, g[0].options()), mt::zeros(other_sizes, g[0].options())};
+  };
+}
+
 Tensor div_Tensor_mode(DispatchKeySet ks, const Tensor& self, const Tensor& other,
                        std::optional<std::string_view> rounding_mode) {
   if (!rounding_mode) return div_Tensor(ks, self, other);
-  Tensor out = below_autograd(
-      [&] { return ops::div_Tensor_mode::redispatch(ks & after_autograd_keyset, self, other, rounding_mode); });
-  if (compute_requires_grad({self, other})) {
-    record("DivBackward1", {self, other}, {out},
-           [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
-             return variable_list{mt::zeros(self_sizes, g[0].options()), mt::zeros(other_sizes, g[0].options())};
-           });
-  }
-  return out;
+  return differentiable<ops::div_Tensor_mode>(
+      "DivBackward1", {self, other}, [&] { return rounded_div_formula(self, other); }, ks, self, other, rounding_mode);
 }
 
 // remainder(a, b) = a - floor(a / b) * b and fmod(a, b) = a - trunc(a / b) * b: d/da = 1, d/db = -floor(a / b)
@@ -106,96 +100,68 @@ BackwardFunction::Formula modulo_formula(const Tensor& self, const Tensor& other
 
 template <typename Op>
 Tensor modulo(const char* node, const char* rounding, DispatchKeySet ks, const Tensor& self, const Tensor& other) {
-  Tensor out = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self, other); });
-  if (compute_requires_grad({self, other})) {
-    record(node, {self, other}, {out}, modulo_formula(self, other, requires_grad(other), rounding));
-  }
-  return out;
+  return differentiable<Op>(
+      node, {self, other}, [&] { return modulo_formula(self, other, requires_grad(other), rounding); }, ks, self,
+      other);
 }
 
 Tensor neg(DispatchKeySet ks, const Tensor& self) {
-  Tensor out = below_autograd([&] { return ops::neg::redispatch(ks & after_autograd_keyset, self); });
-  if (compute_requires_grad({self})) {
-    record("NegBackward0", {self}, {out}, [](const variable_list& g) { return variable_list{-g[0]}; });
-  }
-  return out;
+  return differentiable<ops::neg>(
+      "NegBackward0", {self},
+      [] { return BackwardFunction::Formula([](const variable_list& g) { return variable_list{-g[0]}; }); }, ks, self);
 }
 
 // In-place: the node's first edge is where self's gradient went before the op; afterwards self is
-// that node's output. mul_ and div_ need self's old value, so they save a copy of it, made with autograd
-// on (PyTorch's original_self) so that the gradient stays differentiable in it. Their formulas save
-// `other` before the op runs: when other shares self's memory (y.mul_(y)), the op's own write then
-// shows as a modification of a saved tensor at backward, as in PyTorch, instead of a wrong gradient
-// (see operand_to_save_inplace).
+// that node's output. mul_, div_ and the modulos need self's old value for other's gradient, so when
+// other requires grad they save a copy of it, made with autograd on (PyTorch's original_self) so that
+// the gradient stays differentiable in it. Their formulas save `other` before the op runs: when other
+// shares self's memory (y.mul_(y)), the op's own write then shows as a modification of a saved tensor at
+// backward, as in PyTorch, instead of a wrong gradient (see operand_to_save_inplace).
 Tensor& add__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other, const Scalar& alpha) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self, other});
-  below_autograd([&]() -> Tensor& { return ops::add__Tensor::redispatch(ks & after_autograd_keyset, self, other, alpha); });
-  if (rg) {
-    record("AddBackward0", {self, other}, {self}, add_formula(self, other, alpha, false));
-  }
-  return self;
+  return differentiable_<ops::add__Tensor>(
+      "AddBackward0", {self, other}, [&] { return add_formula(self, other, alpha, false); }, ks, self, other, alpha);
 }
 
 Tensor& sub__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other, const Scalar& alpha) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self, other});
-  below_autograd([&]() -> Tensor& { return ops::sub__Tensor::redispatch(ks & after_autograd_keyset, self, other, alpha); });
-  if (rg) {
-    record("SubBackward0", {self, other}, {self}, add_formula(self, other, alpha, true));
-  }
-  return self;
+  return differentiable_<ops::sub__Tensor>(
+      "SubBackward0", {self, other}, [&] { return add_formula(self, other, alpha, true); }, ks, self, other, alpha);
 }
 
 Tensor& mul__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self, other});
-  BackwardFunction::Formula formula;
-  if (rg) {
-    formula = [s = SavedVariable(requires_grad(other) ? self.clone() : Tensor()),
-               o = SavedVariable(operand_to_save_inplace(self, other)), self_sizes = self.sizes().vec(),
-               other_sizes = other.sizes().vec()](const variable_list& g) {
-      const Tensor self_v = s.unpack();
-      return variable_list{sum_to(g[0] * o.unpack(), self_sizes),
-                           self_v.defined() ? sum_to(g[0] * self_v, other_sizes) : Tensor()};
-    };
-  }
-  below_autograd([&]() -> Tensor& { return ops::mul__Tensor::redispatch(ks & after_autograd_keyset, self, other); });
-  if (rg) record("MulBackward0", {self, other}, {self}, std::move(formula));
-  return self;
+  return differentiable_<ops::mul__Tensor>(
+      "MulBackward0", {self, other},
+      [&] {
+        return BackwardFunction::Formula([s = SavedVariable(requires_grad(other) ? self.clone() : Tensor()),
+                                          o = SavedVariable(operand_to_save_inplace(self, other)),
+                                          self_sizes = self.sizes().vec(),
+                                          other_sizes = other.sizes().vec()](const variable_list& g) {
+          const Tensor self_v = s.unpack();
+          return variable_list{sum_to(g[0] * o.unpack(), self_sizes),
+                               self_v.defined() ? sum_to(g[0] * self_v, other_sizes) : Tensor()};
+        });
+      },
+      ks, self, other);
 }
 
 Tensor& div__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self, other});
-  BackwardFunction::Formula formula;
-  if (rg) {
-    formula = [s = SavedVariable(requires_grad(other) ? self.clone() : Tensor()),
-               o = SavedVariable(operand_to_save_inplace(self, other)), self_sizes = self.sizes().vec(),
-               other_sizes = other.sizes().vec()](const variable_list& g) {
-      const Tensor self_v = s.unpack(), other_v = o.unpack();
-      return variable_list{
-          sum_to(g[0] / other_v, self_sizes),
-          self_v.defined() ? sum_to(-g[0] * self_v / (other_v * other_v), other_sizes) : Tensor()};
-    };
-  }
-  below_autograd([&]() -> Tensor& { return ops::div__Tensor::redispatch(ks & after_autograd_keyset, self, other); });
-  if (rg) record("DivBackward0", {self, other}, {self}, std::move(formula));
-  return self;
+  return differentiable_<ops::div__Tensor>(
+      "DivBackward0", {self, other},
+      [&] {
+        const bool other_rg = requires_grad(other);
+        return div_formula(other_rg ? self.clone() : self, operand_to_save_inplace(self, other), other_rg);
+      },
+      ks, self, other);
 }
 
 template <typename Op>
 Tensor& modulo_(const char* node, const char* rounding, DispatchKeySet ks, Tensor& self, const Tensor& other) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self, other});
-  BackwardFunction::Formula formula;
-  if (rg) {
-    const bool other_rg = requires_grad(other);
-    formula = modulo_formula(other_rg ? self.clone() : self, operand_to_save_inplace(self, other), other_rg, rounding);
-  }
-  below_autograd([&]() -> Tensor& { return Op::redispatch(ks & after_autograd_keyset, self, other); });
-  if (rg) record(node, {self, other}, {self}, std::move(formula));
-  return self;
+  return differentiable_<Op>(
+      node, {self, other},
+      [&] {
+        const bool other_rg = requires_grad(other);
+        return modulo_formula(other_rg ? self.clone() : self, operand_to_save_inplace(self, other), other_rg, rounding);
+      },
+      ks, self, other);
 }
 
 Tensor remainder_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
@@ -214,18 +180,8 @@ Tensor& fmod__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& other) {
 Tensor& div__Tensor_mode(DispatchKeySet ks, Tensor& self, const Tensor& other,
                          std::optional<std::string_view> rounding_mode) {
   if (!rounding_mode) return div__Tensor(ks, self, other);
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self, other});
-  below_autograd([&]() -> Tensor& {
-    return ops::div__Tensor_mode::redispatch(ks & after_autograd_keyset, self, other, rounding_mode);
-  });
-  if (rg) {
-    record("DivBackward1", {self, other}, {self},
-           [self_sizes = self.sizes().vec(), other_sizes = other.sizes().vec()](const variable_list& g) {
-             return variable_list{mt::zeros(self_sizes, g[0].options()), mt::zeros(other_sizes, g[0].options())};
-           });
-  }
-  return self;
+  return differentiable_<ops::div__Tensor_mode>(
+      "DivBackward1", {self, other}, [&] { return rounded_div_formula(self, other); }, ks, self, other, rounding_mode);
 }
 
 }  // namespace

@@ -11,10 +11,10 @@
 #include "dispatch/Library.h"
 #include "dispatch/LocalDispatchKeySet.h"
 #include "ops/Factories.h"
-#include "ops/api/where.h"
-#include "ops/api/zeros.h"
 #include "ops/MemoryOverlap.h"
 #include "ops/TensorOperators.h"
+#include "ops/api/where.h"
+#include "ops/api/zeros.h"
 
 namespace mt::autograd {
 
@@ -70,7 +70,8 @@ Tensor differentiable(const char* node, std::initializer_list<std::reference_wra
 
 // The in-place form checks self first and builds the backward before the op writes self, from
 // make_formula(original): a copy of self's old value taken with autograd on (PyTorch's original_self). A
-// formula that needs nothing of self takes no argument, and no copy is made.
+// formula that needs nothing of self takes no argument, and no copy is made; so does one that needs the copy
+// for some gradients only (mul_: other's), which then makes it itself, since it runs before the op writes.
 template <typename Op, typename MakeFormula, typename... Args>
 Tensor& differentiable_(const char* node, std::initializer_list<std::reference_wrapper<const Tensor>> inputs,
                         const MakeFormula& make_formula, DispatchKeySet ks, Tensor& self, const Args&... args) {
