@@ -55,50 +55,51 @@ int64_t reduced_count(IntArrayRef sizes, DimMask mask) {
 }
 
 Tensor sum(DispatchKeySet ks, const Tensor& self, std::optional<ScalarType> dtype) {
-  Tensor out = below_autograd([&] { return ops::sum::redispatch(ks & after_autograd_keyset, self, dtype); });
-  if (compute_requires_grad({self})) {
-    record("SumBackward0", {self}, {out}, [sizes = self.sizes().vec()](const variable_list& g) {
-      return variable_list{g[0].expand(sizes)};
-    });
-  }
-  return out;
+  return differentiable<ops::sum>(
+      "SumBackward0", {self},
+      [&] {
+        return BackwardFunction::Formula(
+            [sizes = self.sizes().vec()](const variable_list& g) { return variable_list{g[0].expand(sizes)}; });
+      },
+      ks, self, dtype);
 }
 
 Tensor sum_dim(DispatchKeySet ks, const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
                std::optional<ScalarType> dtype) {
-  Tensor out = below_autograd(
-      [&] { return ops::sum_dim_IntList::redispatch(ks & after_autograd_keyset, self, dim, keepdim, dtype); });
-  if (compute_requires_grad({self})) {
-    record("SumBackward1", {self}, {out},
-           [sizes = self.sizes().vec(), mask = make_dim_mask(dim, self.dim()), keepdim](const variable_list& g) {
-             return variable_list{expand_reduced(g[0], sizes, mask, keepdim)};
-           });
-  }
-  return out;
+  return differentiable<ops::sum_dim_IntList>(
+      "SumBackward1", {self},
+      [&] {
+        return BackwardFunction::Formula(
+            [sizes = self.sizes().vec(), mask = make_dim_mask(dim, self.dim()), keepdim](const variable_list& g) {
+              return variable_list{expand_reduced(g[0], sizes, mask, keepdim)};
+            });
+      },
+      ks, self, dim, keepdim, dtype);
 }
 
 Tensor mean(DispatchKeySet ks, const Tensor& self, std::optional<ScalarType> dtype) {
-  Tensor out = below_autograd([&] { return ops::mean::redispatch(ks & after_autograd_keyset, self, dtype); });
-  if (compute_requires_grad({self})) {
-    record("MeanBackward0", {self}, {out}, [sizes = self.sizes().vec(), n = self.numel()](const variable_list& g) {
-      return variable_list{g[0].expand(sizes) / static_cast<double>(n)};
-    });
-  }
-  return out;
+  return differentiable<ops::mean>(
+      "MeanBackward0", {self},
+      [&] {
+        return BackwardFunction::Formula([sizes = self.sizes().vec(), n = self.numel()](const variable_list& g) {
+          return variable_list{g[0].expand(sizes) / static_cast<double>(n)};
+        });
+      },
+      ks, self, dtype);
 }
 
 Tensor mean_dim(DispatchKeySet ks, const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
                 std::optional<ScalarType> dtype) {
-  Tensor out =
-      below_autograd([&] { return ops::mean_dim::redispatch(ks & after_autograd_keyset, self, dim, keepdim, dtype); });
-  if (compute_requires_grad({self})) {
-    const DimMask mask = make_dim_mask(dim, self.dim());
-    record("MeanBackward1", {self}, {out},
-           [sizes = self.sizes().vec(), mask, keepdim, n = reduced_count(self.sizes(), mask)](const variable_list& g) {
-             return variable_list{expand_reduced(g[0], sizes, mask, keepdim) / static_cast<double>(n)};
-           });
-  }
-  return out;
+  return differentiable<ops::mean_dim>(
+      "MeanBackward1", {self},
+      [&] {
+        const DimMask mask = make_dim_mask(dim, self.dim());
+        return BackwardFunction::Formula(
+            [sizes = self.sizes().vec(), mask, keepdim, n = reduced_count(self.sizes(), mask)](const variable_list& g) {
+              return variable_list{expand_reduced(g[0], sizes, mask, keepdim) / static_cast<double>(n)};
+            });
+      },
+      ks, self, dim, keepdim, dtype);
 }
 
 // --- prod ---------------------------------------------------------------------------------------------
@@ -127,31 +128,32 @@ Tensor prod_of_others(const Tensor& self, DimMask mask) {
 }
 
 Tensor prod(DispatchKeySet ks, const Tensor& self, std::optional<ScalarType> dtype) {
-  Tensor out = below_autograd([&] { return ops::prod::redispatch(ks & after_autograd_keyset, self, dtype); });
-  if (compute_requires_grad({self})) {
-    record("ProdBackward0", {self}, {out}, [s = SavedVariable(self)](const variable_list& g) {
-      const Tensor self_v = s.unpack();
-      if (self_v.dim() == 0) return variable_list{g[0].to(self_v.dtype())};
-      const DimMask all = make_dim_mask(std::nullopt, self_v.dim());
-      return variable_list{(g[0].expand(self_v.sizes()) * prod_of_others(self_v, all)).to(self_v.dtype())};
-    });
-  }
-  return out;
+  return differentiable<ops::prod>(
+      "ProdBackward0", {self},
+      [&] {
+        return BackwardFunction::Formula([s = SavedVariable(self)](const variable_list& g) {
+          const Tensor self_v = s.unpack();
+          if (self_v.dim() == 0) return variable_list{g[0].to(self_v.dtype())};
+          const DimMask all = make_dim_mask(std::nullopt, self_v.dim());
+          return variable_list{(g[0].expand(self_v.sizes()) * prod_of_others(self_v, all)).to(self_v.dtype())};
+        });
+      },
+      ks, self, dtype);
 }
 
 Tensor prod_dim_int(DispatchKeySet ks, const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
-  Tensor out =
-      below_autograd([&] { return ops::prod_dim_int::redispatch(ks & after_autograd_keyset, self, dim, keepdim, dtype); });
-  if (compute_requires_grad({self})) {
-    record("ProdBackward1", {self}, {out}, [s = SavedVariable(self), dim, keepdim](const variable_list& g) {
-      const Tensor self_v = s.unpack();
-      if (self_v.dim() == 0) return variable_list{g[0].to(self_v.dtype())};
-      const DimMask mask = make_dim_mask(dim, self_v.dim());
-      return variable_list{
-          (expand_reduced(g[0], self_v.sizes(), mask, keepdim) * prod_of_others(self_v, mask)).to(self_v.dtype())};
-    });
-  }
-  return out;
+  return differentiable<ops::prod_dim_int>(
+      "ProdBackward1", {self},
+      [&] {
+        return BackwardFunction::Formula([s = SavedVariable(self), dim, keepdim](const variable_list& g) {
+          const Tensor self_v = s.unpack();
+          if (self_v.dim() == 0) return variable_list{g[0].to(self_v.dtype())};
+          const DimMask mask = make_dim_mask(dim, self_v.dim());
+          return variable_list{
+              (expand_reduced(g[0], self_v.sizes(), mask, keepdim) * prod_of_others(self_v, mask)).to(self_v.dtype())};
+        });
+      },
+      ks, self, dim, keepdim, dtype);
 }
 
 // --- max, min, amax, amin -----------------------------------------------------------------------------
@@ -174,40 +176,40 @@ Tensor evenly_distributed(const Tensor& grad, const Tensor& self, const Tensor& 
 
 template <typename Op>
 Tensor full_extremum(const char* name, DispatchKeySet ks, const Tensor& self) {
-  Tensor out = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self); });
-  if (compute_requires_grad({self})) {
-    record(name, {self}, {out}, [s = SavedVariable(self)](const variable_list& g) {
-      const Tensor self_v = s.unpack();
-      const Tensor result = Op::call(self_v);
-      return variable_list{
-          evenly_distributed(g[0], self_v, result, make_dim_mask(std::nullopt, self_v.dim()), false, /*select=*/true)};
-    });
-  }
-  return out;
+  return differentiable<Op>(
+      name, {self},
+      [&] {
+        return BackwardFunction::Formula([s = SavedVariable(self)](const variable_list& g) {
+          const Tensor self_v = s.unpack();
+          const Tensor result = Op::call(self_v);
+          return variable_list{evenly_distributed(g[0], self_v, result, make_dim_mask(std::nullopt, self_v.dim()),
+                                                  false, /*select=*/true)};
+        });
+      },
+      ks, self);
 }
 
 Tensor max(DispatchKeySet ks, const Tensor& self) { return full_extremum<ops::max>("MaxBackward1", ks, self); }
 Tensor min(DispatchKeySet ks, const Tensor& self) { return full_extremum<ops::min>("MinBackward1", ks, self); }
 // median() and nanmedian() (ops/composite/Sorting.cpp) share their gradient as max() does, as in PyTorch.
-Tensor median(DispatchKeySet ks, const Tensor& self) {
-  return full_extremum<ops::median>("MedianBackward0", ks, self);
-}
+Tensor median(DispatchKeySet ks, const Tensor& self) { return full_extremum<ops::median>("MedianBackward0", ks, self); }
 Tensor nanmedian(DispatchKeySet ks, const Tensor& self) {
   return full_extremum<ops::nanmedian>("NanmedianBackward0", ks, self);
 }
 
 template <typename Op>
 Tensor extremum_dims(const char* name, DispatchKeySet ks, const Tensor& self, IntArrayRef dim, bool keepdim) {
-  Tensor out = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self, dim, keepdim); });
-  if (compute_requires_grad({self})) {
-    record(name, {self}, {out}, [s = SavedVariable(self), dims = dim.vec(), keepdim](const variable_list& g) {
-      const Tensor self_v = s.unpack();
-      const Tensor result = Op::call(self_v, dims, keepdim);
-      return variable_list{evenly_distributed(g[0], self_v, result, make_dim_mask(IntArrayRef(dims), self_v.dim()),
-                                              keepdim, /*select=*/false)};
-    });
-  }
-  return out;
+  return differentiable<Op>(
+      name, {self},
+      [&] {
+        return BackwardFunction::Formula([s = SavedVariable(self), dims = dim.vec(), keepdim](const variable_list& g) {
+          const Tensor self_v = s.unpack();
+          const Tensor result = Op::call(self_v, dims, keepdim);
+          return variable_list{evenly_distributed(g[0], self_v, result, make_dim_mask(IntArrayRef(dims), self_v.dim()),
+                                                  keepdim, /*select=*/false)};
+        });
+      },
+      ks, self, dim, keepdim);
 }
 
 Tensor amax(DispatchKeySet ks, const Tensor& self, IntArrayRef dim, bool keepdim) {
@@ -220,8 +222,10 @@ Tensor amin(DispatchKeySet ks, const Tensor& self, IntArrayRef dim, bool keepdim
 // max.dim / min.dim: the gradient goes to the index returned (PyTorch's value_selecting_reduction_backward).
 // The indices are saved: they are an integer output, which autograd never tracks.
 template <typename Op>
-std::tuple<Tensor, Tensor> extremum_dim(const char* name, DispatchKeySet ks, const Tensor& self, int64_t dim, bool keepdim) {
-  auto [values, indices] = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self, dim, keepdim); });
+std::tuple<Tensor, Tensor> extremum_dim(const char* name, DispatchKeySet ks, const Tensor& self, int64_t dim,
+                                        bool keepdim) {
+  auto [values, indices] =
+      below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self, dim, keepdim); });
   if (compute_requires_grad({self})) {
     record(name, {self}, {values},
            [i = SavedVariable(indices), sizes = self.sizes().vec(), dim, keepdim](const variable_list& g) {
@@ -254,37 +258,35 @@ Tensor var_grad(const Tensor& grad, const Tensor& self, DimMask mask, double cor
 
 Tensor var_correction(DispatchKeySet ks, const Tensor& self, std::optional<IntArrayRef> dim,
                       const std::optional<Scalar>& correction, bool keepdim) {
-  Tensor out = below_autograd(
-      [&] { return ops::var_correction::redispatch(ks & after_autograd_keyset, self, dim, correction, keepdim); });
-  if (compute_requires_grad({self})) {
-    record("VarBackward0", {self}, {out},
-           [s = SavedVariable(self), mask = make_dim_mask(dim, self.dim()),
-            c = correction ? correction->toDouble() : 1.0, keepdim](const variable_list& g) {
-             return variable_list{var_grad(g[0], s.unpack(), mask, c, keepdim)};
-           });
-  }
-  return out;
+  return differentiable<ops::var_correction>(
+      "VarBackward0", {self},
+      [&] {
+        return BackwardFunction::Formula(
+            [s = SavedVariable(self), mask = make_dim_mask(dim, self.dim()),
+             c = correction ? correction->toDouble() : 1.0,
+             keepdim](const variable_list& g) { return variable_list{var_grad(g[0], s.unpack(), mask, c, keepdim)}; });
+      },
+      ks, self, dim, correction, keepdim);
 }
 
 // std = sqrt(var): d std = d var / (2 std), 0 where std is 0.
 Tensor std_correction(DispatchKeySet ks, const Tensor& self, std::optional<IntArrayRef> dim,
                       const std::optional<Scalar>& correction, bool keepdim) {
-  Tensor out = below_autograd(
-      [&] { return ops::std_correction::redispatch(ks & after_autograd_keyset, self, dim, correction, keepdim); });
-  if (compute_requires_grad({self})) {
-    std::optional<std::vector<int64_t>> dims;
-    if (dim) dims = dim->vec();
-    record("StdBackward0", {self}, {out},
-           [s = SavedVariable(self), dims, correction, keepdim](const variable_list& g) {
-             const Tensor self_v = s.unpack();
-             const std::optional<IntArrayRef> d = dims ? std::optional<IntArrayRef>(IntArrayRef(*dims)) : std::nullopt;
-             const Tensor result = self_v.std(d, correction, keepdim);
-             const Tensor grad_var = mt::where(result.eq(0), 0.0, g[0] / (result * 2.0));
-             return variable_list{var_grad(grad_var, self_v, make_dim_mask(d, self_v.dim()),
-                                           correction ? correction->toDouble() : 1.0, keepdim)};
-           });
-  }
-  return out;
+  return differentiable<ops::std_correction>(
+      "StdBackward0", {self},
+      [&] {
+        std::optional<std::vector<int64_t>> dims;
+        if (dim) dims = dim->vec();
+        return BackwardFunction::Formula([s = SavedVariable(self), dims, correction, keepdim](const variable_list& g) {
+          const Tensor self_v = s.unpack();
+          const std::optional<IntArrayRef> d = dims ? std::optional<IntArrayRef>(IntArrayRef(*dims)) : std::nullopt;
+          const Tensor result = self_v.std(d, correction, keepdim);
+          const Tensor grad_var = mt::where(result.eq(0), 0.0, g[0] / (result * 2.0));
+          return variable_list{var_grad(grad_var, self_v, make_dim_mask(d, self_v.dim()),
+                                        correction ? correction->toDouble() : 1.0, keepdim)};
+        });
+      },
+      ks, self, dim, correction, keepdim);
 }
 
 // --- norm ---------------------------------------------------------------------------------------------
@@ -315,59 +317,58 @@ Tensor norm_grad(const Tensor& grad, const Tensor& self, double p, DimMask mask,
 }
 
 Tensor norm_Scalar(DispatchKeySet ks, const Tensor& self, const Scalar& p) {
-  Tensor out = below_autograd([&] { return ops::norm_Scalar::redispatch(ks & after_autograd_keyset, self, p); });
-  if (compute_requires_grad({self})) {
-    record("NormBackward0", {self}, {out}, [s = SavedVariable(self), p = p.toDouble()](const variable_list& g) {
-      const Tensor self_v = s.unpack();
-      return variable_list{norm_grad(g[0], self_v, p, make_dim_mask(std::nullopt, self_v.dim()), false)};
-    });
-  }
-  return out;
+  return differentiable<ops::norm_Scalar>(
+      "NormBackward0", {self},
+      [&] {
+        return BackwardFunction::Formula([s = SavedVariable(self), p = p.toDouble()](const variable_list& g) {
+          const Tensor self_v = s.unpack();
+          return variable_list{norm_grad(g[0], self_v, p, make_dim_mask(std::nullopt, self_v.dim()), false)};
+        });
+      },
+      ks, self, p);
 }
 
 Tensor norm_ScalarOpt_dim(DispatchKeySet ks, const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim,
                           bool keepdim) {
-  Tensor out = below_autograd(
-      [&] { return ops::norm_ScalarOpt_dim::redispatch(ks & after_autograd_keyset, self, p, dim, keepdim); });
-  if (compute_requires_grad({self})) {
-    record("NormBackward1", {self}, {out},
-           [s = SavedVariable(self), p = p ? p->toDouble() : 2.0, mask = make_dim_mask(dim, self.dim()),
-            keepdim](const variable_list& g) { return variable_list{norm_grad(g[0], s.unpack(), p, mask, keepdim)}; });
-  }
-  return out;
+  return differentiable<ops::norm_ScalarOpt_dim>(
+      "NormBackward1", {self},
+      [&] {
+        return BackwardFunction::Formula(
+            [s = SavedVariable(self), p = p ? p->toDouble() : 2.0, mask = make_dim_mask(dim, self.dim()),
+             keepdim](const variable_list& g) { return variable_list{norm_grad(g[0], s.unpack(), p, mask, keepdim)}; });
+      },
+      ks, self, p, dim, keepdim);
 }
 
 Tensor norm_ScalarOpt_dim_dtype(DispatchKeySet ks, const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim,
                                 bool keepdim, ScalarType dtype) {
-  Tensor out = below_autograd([&] {
-    return ops::norm_ScalarOpt_dim_dtype::redispatch(ks & after_autograd_keyset, self, p, dim, keepdim, dtype);
-  });
-  if (compute_requires_grad({self})) {
-    record("NormBackward3", {self}, {out},
-           [s = SavedVariable(self), p = p ? p->toDouble() : 2.0, mask = make_dim_mask(dim, self.dim()),
-            keepdim](const variable_list& g) {
-             const Tensor self_v = s.unpack();
-             return variable_list{norm_grad(g[0].to(self_v.dtype()), self_v, p, mask, keepdim)};
-           });
-  }
-  return out;
+  return differentiable<ops::norm_ScalarOpt_dim_dtype>(
+      "NormBackward3", {self},
+      [&] {
+        return BackwardFunction::Formula([s = SavedVariable(self), p = p ? p->toDouble() : 2.0,
+                                          mask = make_dim_mask(dim, self.dim()), keepdim](const variable_list& g) {
+          const Tensor self_v = s.unpack();
+          return variable_list{norm_grad(g[0].to(self_v.dtype()), self_v, p, mask, keepdim)};
+        });
+      },
+      ks, self, p, dim, keepdim, dtype);
 }
 
 // --- logsumexp ----------------------------------------------------------------------------------------
 
 // d logsumexp / d self = exp(self - logsumexp) = softmax over the reduced dims.
 Tensor logsumexp(DispatchKeySet ks, const Tensor& self, IntArrayRef dim, bool keepdim) {
-  Tensor out = below_autograd([&] { return ops::logsumexp::redispatch(ks & after_autograd_keyset, self, dim, keepdim); });
-  if (compute_requires_grad({self})) {
-    record("LogsumexpBackward0", {self}, {out},
-           [s = SavedVariable(self), dims = dim.vec(), keepdim](const variable_list& g) {
-             const Tensor self_v = s.unpack();
-             const DimMask mask = make_dim_mask(IntArrayRef(dims), self_v.dim());
-             const Tensor result = self_v.logsumexp(mask_dims(mask, self_v.dim()), /*keepdim=*/true);
-             return variable_list{keep_reduced(g[0], self_v.dim(), mask, keepdim) * (self_v - result).exp()};
-           });
-  }
-  return out;
+  return differentiable<ops::logsumexp>(
+      "LogsumexpBackward0", {self},
+      [&] {
+        return BackwardFunction::Formula([s = SavedVariable(self), dims = dim.vec(), keepdim](const variable_list& g) {
+          const Tensor self_v = s.unpack();
+          const DimMask mask = make_dim_mask(IntArrayRef(dims), self_v.dim());
+          const Tensor result = self_v.logsumexp(mask_dims(mask, self_v.dim()), /*keepdim=*/true);
+          return variable_list{keep_reduced(g[0], self_v.dim(), mask, keepdim) * (self_v - result).exp()};
+        });
+      },
+      ks, self, dim, keepdim);
 }
 
 }  // namespace
