@@ -45,41 +45,40 @@ Tensor along_dim(const Tensor& g, int64_t dim, int64_t ndim, Formula formula) {
 }
 
 Tensor cumsum(DispatchKeySet ks, const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
-  Tensor out = below_autograd([&] { return ops::cumsum::redispatch(ks & after_autograd_keyset, self, dim, dtype); });
-  if (compute_requires_grad({self})) {
-    record("CumsumBackward0", {self}, {out}, [dim, ndim = self.dim(), dtype = self.dtype()](const variable_list& g) {
-      return variable_list{along_dim(g[0], dim, ndim, [&](int64_t d) { return cumsum_grad(g[0].to(dtype), d); })};
-    });
-  }
-  return out;
+  return differentiable<ops::cumsum>(
+      "CumsumBackward0", {self},
+      [&] {
+        return BackwardFunction::Formula([dim, ndim = self.dim(), dtype = self.dtype()](const variable_list& g) {
+          return variable_list{along_dim(g[0], dim, ndim, [&](int64_t d) { return cumsum_grad(g[0].to(dtype), d); })};
+        });
+      },
+      ks, self, dim, dtype);
 }
 
 Tensor cumprod(DispatchKeySet ks, const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
-  Tensor out = below_autograd([&] { return ops::cumprod::redispatch(ks & after_autograd_keyset, self, dim, dtype); });
-  if (compute_requires_grad({self})) {
-    record("CumprodBackward0", {self}, {out},
-           [s = SavedVariable(self), dim](const variable_list& g) {
-             const Tensor x = s.unpack();
-             return variable_list{along_dim(g[0], dim, x.dim(), [&](int64_t d) {
-               return cumprod_grad(g[0].to(x.dtype()), x, x.cumprod(d), d);
-             })};
-           });
-  }
-  return out;
+  return differentiable<ops::cumprod>(
+      "CumprodBackward0", {self},
+      [&] {
+        return BackwardFunction::Formula([s = SavedVariable(self), dim](const variable_list& g) {
+          const Tensor x = s.unpack();
+          return variable_list{along_dim(
+              g[0], dim, x.dim(), [&](int64_t d) { return cumprod_grad(g[0].to(x.dtype()), x, x.cumprod(d), d); })};
+        });
+      },
+      ks, self, dim, dtype);
 }
 
 Tensor logcumsumexp(DispatchKeySet ks, const Tensor& self, int64_t dim) {
-  Tensor out = below_autograd([&] { return ops::logcumsumexp::redispatch(ks & after_autograd_keyset, self, dim); });
-  if (compute_requires_grad({self})) {
-    record("LogcumsumexpBackward0", {self}, {out},
-           [s = SavedVariable(self), dim](const variable_list& g) {
-             const Tensor x = s.unpack();
-             return variable_list{along_dim(g[0], dim, x.dim(), [&](int64_t d) {
-               return logcumsumexp_grad(g[0], x, x.logcumsumexp(d), d);
-             })};
-           });
-  }
-  return out;
+  return differentiable<ops::logcumsumexp>(
+      "LogcumsumexpBackward0", {self},
+      [&] {
+        return BackwardFunction::Formula([s = SavedVariable(self), dim](const variable_list& g) {
+          const Tensor x = s.unpack();
+          return variable_list{along_dim(g[0], dim, x.dim(),
+                                         [&](int64_t d) { return logcumsumexp_grad(g[0], x, x.logcumsumexp(d), d); })};
+        });
+      },
+      ks, self, dim);
 }
 
 template <typename Op>
@@ -87,9 +86,8 @@ std::tuple<Tensor, Tensor> cum_extremum(const char* name, DispatchKeySet ks, con
   auto [values, indices] = below_autograd([&] { return Op::redispatch(ks & after_autograd_keyset, self, dim); });
   if (compute_requires_grad({self})) {
     record(name, {self}, {values}, [i = SavedVariable(indices), dim, ndim = self.dim()](const variable_list& g) {
-      return variable_list{along_dim(g[0], dim, ndim, [&](int64_t d) {
-        return zeros_like(g[0]).scatter_add(d, i.unpack(), g[0]);
-      })};
+      return variable_list{
+          along_dim(g[0], dim, ndim, [&](int64_t d) { return zeros_like(g[0]).scatter_add(d, i.unpack(), g[0]); })};
     });
   }
   return {values, indices};
