@@ -40,8 +40,8 @@ std::tuple<Tensor, Tensor> nll_loss_forward(DispatchKeySet ks, const Tensor& sel
     record("NllLossBackward0", {self}, {out},
            [s = SavedVariable(self), t = SavedVariable(target), w = SavedVariable(weight ? *weight : Tensor()),
             tw = SavedVariable(total_weight), reduction, ignore_index](const variable_list& g) {
-             return variable_list{mt::nll_loss_backward(g[0], s.unpack(), t.unpack(), optional_of(w.unpack()), reduction,
-                                                        ignore_index, tw.unpack())};
+             return variable_list{mt::nll_loss_backward(g[0], s.unpack(), t.unpack(), optional_of(w.unpack()),
+                                                        reduction, ignore_index, tw.unpack())};
            });
   }
   return {out, total_weight};
@@ -53,68 +53,64 @@ Tensor nll_loss_backward(DispatchKeySet ks, const Tensor& grad_output, const Ten
                          const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index,
                          const Tensor& total_weight) {
   check_weight_not_differentiable(weight);
-  Tensor out = below_autograd([&] {
-    return ops::nll_loss_backward::redispatch(ks & after_autograd_keyset, grad_output, self, target, weight, reduction,
-                                              ignore_index, total_weight);
-  });
-  if (compute_requires_grad({grad_output, self})) {
-    record("NllLossBackwardBackward0", {grad_output, self}, {out},
-           [t = SavedVariable(target), w = SavedVariable(weight ? *weight : Tensor()), reduction,
-            ignore_index](const variable_list& g) {
-             return variable_list{
-                 std::get<0>(mt::nll_loss_forward(g[0], t.unpack(), optional_of(w.unpack()), reduction, ignore_index)),
-                 Tensor()};
-           });
-  }
-  return out;
+  return differentiable<ops::nll_loss_backward>(
+      "NllLossBackwardBackward0", {grad_output, self},
+      [&] {
+        return BackwardFunction::Formula([t = SavedVariable(target), w = SavedVariable(weight ? *weight : Tensor()),
+                                          reduction, ignore_index](const variable_list& g) {
+          return variable_list{
+              std::get<0>(mt::nll_loss_forward(g[0], t.unpack(), optional_of(w.unpack()), reduction, ignore_index)),
+              Tensor()};
+        });
+      },
+      ks, grad_output, self, target, weight, reduction, ignore_index, total_weight);
 }
 
 Tensor binary_cross_entropy(DispatchKeySet ks, const Tensor& self, const Tensor& target,
                             const std::optional<Tensor>& weight, int64_t reduction) {
-  Tensor out = below_autograd(
-      [&] { return ops::binary_cross_entropy::redispatch(ks & after_autograd_keyset, self, target, weight, reduction); });
-  if (compute_requires_grad({self, target})) {
-    record("BinaryCrossEntropyBackward0", {self, target}, {out},
-           [s = SavedVariable(self), t = SavedVariable(target), w = SavedVariable(weight ? *weight : Tensor()),
-            reduction, self_rg = requires_grad(self), target_rg = requires_grad(target)](const variable_list& g) {
-             const Tensor self_v = s.unpack(), target_v = t.unpack(), weight_v = w.unpack();
-             const std::optional<Tensor> weight_opt = weight_v.defined() ? std::optional<Tensor>(weight_v) : std::nullopt;
-             // d/dy of -w (y log x + (1 - y) log(1 - x)) = -w (log x - log(1 - x)) = -w logit(x).
-             Tensor grad_target;
-             if (target_rg) {
-               grad_target = sum_to(-(self_v.log() - (-self_v).log1p()) * g[0] * scale_of(self_v, weight_v, reduction),
-                                    target_v.sizes());
-             }
-             return variable_list{
-                 self_rg ? mt::binary_cross_entropy_backward(g[0], self_v, target_v, weight_opt, reduction) : Tensor(),
-                 grad_target};
-           });
-  }
-  return out;
+  return differentiable<ops::binary_cross_entropy>(
+      "BinaryCrossEntropyBackward0", {self, target},
+      [&] {
+        return BackwardFunction::Formula(
+            [s = SavedVariable(self), t = SavedVariable(target), w = SavedVariable(weight ? *weight : Tensor()),
+             reduction, self_rg = requires_grad(self), target_rg = requires_grad(target)](const variable_list& g) {
+              const Tensor self_v = s.unpack(), target_v = t.unpack(), weight_v = w.unpack();
+              const std::optional<Tensor> weight_opt =
+                  weight_v.defined() ? std::optional<Tensor>(weight_v) : std::nullopt;
+              // d/dy of -w (y log x + (1 - y) log(1 - x)) = -w (log x - log(1 - x)) = -w logit(x).
+              Tensor grad_target;
+              if (target_rg) {
+                grad_target = sum_to(-(self_v.log() - (-self_v).log1p()) * g[0] * scale_of(self_v, weight_v, reduction),
+                                     target_v.sizes());
+              }
+              return variable_list{
+                  self_rg ? mt::binary_cross_entropy_backward(g[0], self_v, target_v, weight_opt, reduction) : Tensor(),
+                  grad_target};
+            });
+      },
+      ks, self, target, weight, reduction);
 }
 
 // binary_cross_entropy_backward(go, x, y) = go * c * (x - y) / D, with D = x (1 - x) and c = w (/ N):
 // d/dgo = c (x - y) / D; d/dx = go c (D - (x - y)(1 - 2x)) / D^2; d/dy = -go c / D.
 Tensor binary_cross_entropy_backward(DispatchKeySet ks, const Tensor& grad_output, const Tensor& self,
                                      const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction) {
-  Tensor out = below_autograd([&] {
-    return ops::binary_cross_entropy_backward::redispatch(ks & after_autograd_keyset, grad_output, self, target, weight,
-                                                          reduction);
-  });
-  if (compute_requires_grad({grad_output, self, target})) {
-    record("BinaryCrossEntropyBackwardBackward0", {grad_output, self, target}, {out},
-           [go = SavedVariable(grad_output), s = SavedVariable(self), t = SavedVariable(target),
-            w = SavedVariable(weight ? *weight : Tensor()), reduction](const variable_list& g) {
-             const Tensor go_v = go.unpack(), x = s.unpack(), y = t.unpack();
-             const Tensor c = scale_of(x, w.unpack(), reduction);
-             const Tensor d = mt::clamp_min((-x + 1) * x, 1e-12);
-             const Tensor gc = g[0] * c;
-             return variable_list{sum_to(gc * (x - y) / d, go_v.sizes()),
-                                  sum_to(gc * go_v * (d - (x - y) * (-x * 2 + 1)) / (d * d), x.sizes()),
-                                  sum_to(-(gc * go_v) / d, y.sizes())};
-           });
-  }
-  return out;
+  return differentiable<ops::binary_cross_entropy_backward>(
+      "BinaryCrossEntropyBackwardBackward0", {grad_output, self, target},
+      [&] {
+        return BackwardFunction::Formula([go = SavedVariable(grad_output), s = SavedVariable(self),
+                                          t = SavedVariable(target), w = SavedVariable(weight ? *weight : Tensor()),
+                                          reduction](const variable_list& g) {
+          const Tensor go_v = go.unpack(), x = s.unpack(), y = t.unpack();
+          const Tensor c = scale_of(x, w.unpack(), reduction);
+          const Tensor d = mt::clamp_min((-x + 1) * x, 1e-12);
+          const Tensor gc = g[0] * c;
+          return variable_list{sum_to(gc * (x - y) / d, go_v.sizes()),
+                               sum_to(gc * go_v * (d - (x - y) * (-x * 2 + 1)) / (d * d), x.sizes()),
+                               sum_to(-(gc * go_v) / d, y.sizes())};
+        });
+      },
+      ks, grad_output, self, target, weight, reduction);
 }
 
 }  // namespace
