@@ -29,15 +29,13 @@ BackwardFunction::Formula extremum_formula(const Tensor& self, const Tensor& oth
 }
 
 Tensor maximum(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
-  Tensor out = below_autograd([&] { return ops::maximum::redispatch(ks & after_autograd_keyset, self, other); });
-  if (compute_requires_grad({self, other})) record("MaximumBackward0", {self, other}, {out}, extremum_formula(self, other, true));
-  return out;
+  return differentiable<ops::maximum>(
+      "MaximumBackward0", {self, other}, [&] { return extremum_formula(self, other, true); }, ks, self, other);
 }
 
 Tensor minimum(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
-  Tensor out = below_autograd([&] { return ops::minimum::redispatch(ks & after_autograd_keyset, self, other); });
-  if (compute_requires_grad({self, other})) record("MinimumBackward0", {self, other}, {out}, extremum_formula(self, other, false));
-  return out;
+  return differentiable<ops::minimum>(
+      "MinimumBackward0", {self, other}, [&] { return extremum_formula(self, other, false); }, ks, self, other);
 }
 
 // Where each of self, min and max passes its gradient in clamp (PyTorch's clamp_backward_min_max): self
@@ -68,38 +66,37 @@ Tensor masked_grad(const Tensor& g, const Tensor& mask, IntArrayRef sizes) {
   return sum_to(mask.defined() ? grad_where(mask, g) : g, sizes);
 }
 
-Tensor clamp(DispatchKeySet ks, const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
-  Tensor out = below_autograd([&] { return ops::clamp::redispatch(ks & after_autograd_keyset, self, min, max); });
-  if (compute_requires_grad({self})) {
-    record("ClampBackward1", {self}, {out}, [s = SavedVariable(self), min, max](const variable_list& g) {
-      const Tensor self_v = s.unpack();
-      Tensor mask;
-      if (min) mask = self_v.ge(*min);
-      if (max) mask = mask.defined() ? mask.logical_and(self_v.le(*max)) : self_v.le(*max);
-      return variable_list{masked_grad(g[0], mask, self_v.sizes())};
-    });
-  }
-  return out;
+Tensor clamp(DispatchKeySet ks, const Tensor& self, const std::optional<Scalar>& min,
+             const std::optional<Scalar>& max) {
+  return differentiable<ops::clamp>(
+      "ClampBackward1", {self},
+      [&] {
+        return BackwardFunction::Formula([s = SavedVariable(self), min, max](const variable_list& g) {
+          const Tensor self_v = s.unpack();
+          Tensor mask;
+          if (min) mask = self_v.ge(*min);
+          if (max) mask = mask.defined() ? mask.logical_and(self_v.le(*max)) : self_v.le(*max);
+          return variable_list{masked_grad(g[0], mask, self_v.sizes())};
+        });
+      },
+      ks, self, min, max);
 }
 
 // In place, the masks are taken from self before the op overwrites it.
 Tensor& clamp_(DispatchKeySet ks, Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self});
-  Tensor mask;
-  if (rg) {
-    below_autograd([&] {
-      if (min) mask = self.ge(*min);
-      if (max) mask = mask.defined() ? mask.logical_and(self.le(*max)) : self.le(*max);
-    });
-  }
-  below_autograd([&]() -> Tensor& { return ops::clamp_::redispatch(ks & after_autograd_keyset, self, min, max); });
-  if (rg) {
-    record("ClampBackward1", {self}, {self}, [m = SavedVariable(mask), sizes = self.sizes().vec()](const variable_list& g) {
-      return variable_list{masked_grad(g[0], m.unpack(), sizes)};
-    });
-  }
-  return self;
+  return differentiable_<ops::clamp_>(
+      "ClampBackward1", {self},
+      [&] {
+        Tensor mask;
+        below_autograd([&] {
+          if (min) mask = self.ge(*min);
+          if (max) mask = mask.defined() ? mask.logical_and(self.le(*max)) : self.le(*max);
+        });
+        return BackwardFunction::Formula([m = SavedVariable(mask), sizes = self.sizes().vec()](const variable_list& g) {
+          return variable_list{masked_grad(g[0], m.unpack(), sizes)};
+        });
+      },
+      ks, self, min, max);
 }
 
 BackwardFunction::Formula clamp_tensor_formula(const ClampMasks& masks, const Tensor& self, const Tensor& min,
@@ -116,39 +113,34 @@ BackwardFunction::Formula clamp_tensor_formula(const ClampMasks& masks, const Te
 
 Tensor clamp_Tensor(DispatchKeySet ks, const Tensor& self, const std::optional<Tensor>& min,
                     const std::optional<Tensor>& max) {
-  Tensor out = below_autograd([&] { return ops::clamp_Tensor::redispatch(ks & after_autograd_keyset, self, min, max); });
   const Tensor lo = min ? *min : Tensor(), hi = max ? *max : Tensor();
-  if (compute_requires_grad({self, lo, hi})) {
-    const ClampMasks masks = below_autograd([&] { return clamp_masks(self, lo, hi); });
-    record("ClampBackward0", {self, lo, hi}, {out}, clamp_tensor_formula(masks, self, lo, hi));
-  }
-  return out;
+  return differentiable<ops::clamp_Tensor>(
+      "ClampBackward0", {self, lo, hi},
+      [&] { return clamp_tensor_formula(below_autograd([&] { return clamp_masks(self, lo, hi); }), self, lo, hi); }, ks,
+      self, min, max);
 }
 
 Tensor& clamp__Tensor(DispatchKeySet ks, Tensor& self, const std::optional<Tensor>& min,
                       const std::optional<Tensor>& max) {
-  check_inplace(self);
   const Tensor lo = min ? *min : Tensor(), hi = max ? *max : Tensor();
-  const bool rg = compute_requires_grad({self, lo, hi});
-  const ClampMasks masks = rg ? below_autograd([&] { return clamp_masks(self, lo, hi); }) : ClampMasks{};
-  below_autograd([&]() -> Tensor& { return ops::clamp__Tensor::redispatch(ks & after_autograd_keyset, self, min, max); });
-  if (rg) record("ClampBackward0", {self, lo, hi}, {self}, clamp_tensor_formula(masks, self, lo, hi));
-  return self;
+  return differentiable_<ops::clamp__Tensor>(
+      "ClampBackward0", {self, lo, hi},
+      [&] { return clamp_tensor_formula(below_autograd([&] { return clamp_masks(self, lo, hi); }), self, lo, hi); }, ks,
+      self, min, max);
 }
 
 Tensor where_self(DispatchKeySet ks, const Tensor& condition, const Tensor& self, const Tensor& other) {
-  Tensor out =
-      below_autograd([&] { return ops::where_self::redispatch(ks & after_autograd_keyset, condition, self, other); });
-  if (compute_requires_grad({self, other})) {
-    record("WhereBackward0", {self, other}, {out},
-           [c = SavedVariable(condition), self_sizes = self.sizes().vec(),
-            other_sizes = other.sizes().vec()](const variable_list& g) {
-             const Tensor cond = c.unpack();
-             return variable_list{sum_to(grad_where(cond, g[0]), self_sizes),
-                                  sum_to(grad_where_not(cond, g[0]), other_sizes)};
-           });
-  }
-  return out;
+  return differentiable<ops::where_self>(
+      "WhereBackward0", {self, other},
+      [&] {
+        return BackwardFunction::Formula([c = SavedVariable(condition), self_sizes = self.sizes().vec(),
+                                          other_sizes = other.sizes().vec()](const variable_list& g) {
+          const Tensor cond = c.unpack();
+          return variable_list{sum_to(grad_where(cond, g[0]), self_sizes),
+                               sum_to(grad_where_not(cond, g[0]), other_sizes)};
+        });
+      },
+      ks, condition, self, other);
 }
 
 // masked_fill: self keeps the gradient where it was not overwritten; a tensor value gets the sum of the
@@ -165,21 +157,19 @@ BackwardFunction::Formula masked_fill_formula(const Tensor& mask, IntArrayRef se
 }
 
 Tensor masked_fill_Scalar(DispatchKeySet ks, const Tensor& self, const Tensor& mask, const Scalar& value) {
-  Tensor out = below_autograd(
-      [&] { return ops::masked_fill_Scalar::redispatch(ks & after_autograd_keyset, self, mask, value); });
-  if (compute_requires_grad({self})) record("MaskedFillBackward0", {self}, {out}, masked_fill_formula(mask, self.sizes(), Tensor()));
-  return out;
+  return differentiable<ops::masked_fill_Scalar>(
+      "MaskedFillBackward0", {self}, [&] { return masked_fill_formula(mask, self.sizes(), Tensor()); }, ks, self, mask,
+      value);
 }
 
 Tensor masked_fill_Tensor(DispatchKeySet ks, const Tensor& self, const Tensor& mask, const Tensor& value) {
-  Tensor out = below_autograd(
-      [&] { return ops::masked_fill_Tensor::redispatch(ks & after_autograd_keyset, self, mask, value); });
-  if (compute_requires_grad({self, value})) {
-    record("MaskedFillBackward1", {self, value}, {out}, masked_fill_formula(mask, self.sizes(), value));
-  }
-  return out;
+  return differentiable<ops::masked_fill_Tensor>(
+      "MaskedFillBackward1", {self, value}, [&] { return masked_fill_formula(mask, self.sizes(), value); }, ks, self,
+      mask, value);
 }
 
+// The in-place forms stay by hand: they save mask after the op has run. differentiable_ builds the formula
+// first, which would refuse an inference-tensor mask before the op writes self instead of after.
 Tensor& masked_fill__Scalar(DispatchKeySet ks, Tensor& self, const Tensor& mask, const Scalar& value) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self});
@@ -201,11 +191,12 @@ Tensor& masked_fill__Tensor(DispatchKeySet ks, Tensor& self, const Tensor& mask,
 // fill_ overwrites every element: nothing flows back to what self was (fill_.Tensor and zero_ are
 // compositions of copy_ and fill_).
 Tensor& fill__Scalar(DispatchKeySet ks, Tensor& self, const Scalar& value) {
-  check_inplace(self);
-  const bool rg = compute_requires_grad({self});
-  below_autograd([&]() -> Tensor& { return ops::fill__Scalar::redispatch(ks & after_autograd_keyset, self, value); });
-  if (rg) record("FillBackward0", {self}, {self}, [](const variable_list& g) { return variable_list{mt::zeros_like(g[0])}; });
-  return self;
+  return differentiable_<ops::fill__Scalar>(
+      "FillBackward0", {self},
+      [] {
+        return BackwardFunction::Formula([](const variable_list& g) { return variable_list{mt::zeros_like(g[0])}; });
+      },
+      ks, self, value);
 }
 
 }  // namespace
