@@ -15,12 +15,13 @@ namespace mt::autograd {
 namespace {
 
 Tensor clone(DispatchKeySet ks, const Tensor& self) {
-  Tensor out = below_autograd([&] { return ops::clone::redispatch(ks & after_autograd_keyset, self); });
-  if (compute_requires_grad({self})) {
-    record("CloneBackward0", {self}, {out}, [](const variable_list& g) { return variable_list{g[0]}; });
-  }
-  return out;
+  return differentiable<ops::clone>(
+      "CloneBackward0", {self},
+      [] { return BackwardFunction::Formula([](const variable_list& g) { return variable_list{g[0]}; }); }, ks, self);
 }
+
+// contiguous, _to_copy, copy_ and copy stay by hand: whether they record depends on their output (a new
+// tensor, a floating dtype) or on self's dtype.
 
 Tensor contiguous(DispatchKeySet ks, const Tensor& self) {
   Tensor out = below_autograd([&] { return ops::contiguous::redispatch(ks & after_autograd_keyset, self); });
@@ -36,9 +37,8 @@ Tensor to_copy(DispatchKeySet ks, const Tensor& self, std::optional<ScalarType> 
       [&] { return ops::_to_copy::redispatch(ks & after_autograd_keyset, self, dtype, device, non_blocking); });
   if (compute_requires_grad({self}) && is_floating_point(out.dtype())) {
     // The gradient goes back to self's dtype and device.
-    record("ToCopyBackward0", {self}, {out}, [options = self.options()](const variable_list& g) {
-      return variable_list{g[0].to(options)};
-    });
+    record("ToCopyBackward0", {self}, {out},
+           [options = self.options()](const variable_list& g) { return variable_list{g[0].to(options)}; });
   }
   return out;
 }
@@ -52,7 +52,8 @@ BackwardFunction::Formula copy_formula(const Tensor& src) {
 Tensor& copy_(DispatchKeySet ks, Tensor& self, const Tensor& src, bool non_blocking) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self, src}) && is_floating_point(self.dtype());
-  below_autograd([&]() -> Tensor& { return ops::copy_::redispatch(ks & after_autograd_keyset, self, src, non_blocking); });
+  below_autograd(
+      [&]() -> Tensor& { return ops::copy_::redispatch(ks & after_autograd_keyset, self, src, non_blocking); });
   if (rg) record("CopyBackwards", {self, src}, {self}, copy_formula(src));
   return self;
 }
