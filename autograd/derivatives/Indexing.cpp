@@ -26,20 +26,19 @@ Tensor cat(DispatchKeySet ks, ArrayRef<Tensor> tensors, int64_t dim) {
   if (any_requires_grad(tensors)) {
     std::vector<std::vector<int64_t>> sizes;
     for (const Tensor& t : tensors) sizes.push_back(t.sizes().vec());
-    record_list("CatBackward0", tensors, out,
-                [sizes, d = maybe_wrap_dim(dim, out.dim())](const variable_list& g) {
-                  variable_list grads;
-                  int64_t offset = 0;
-                  for (const auto& s : sizes) {
-                    if (skipped_by_cat(s)) {
-                      grads.emplace_back();
-                      continue;
-                    }
-                    grads.push_back(g[0].narrow(d, offset, s[d]));
-                    offset += s[d];
-                  }
-                  return grads;
-                });
+    record_list("CatBackward0", tensors, out, [sizes, d = maybe_wrap_dim(dim, out.dim())](const variable_list& g) {
+      variable_list grads;
+      int64_t offset = 0;
+      for (const auto& s : sizes) {
+        if (skipped_by_cat(s)) {
+          grads.emplace_back();
+          continue;
+        }
+        grads.push_back(g[0].narrow(d, offset, s[d]));
+        offset += s[d];
+      }
+      return grads;
+    });
   }
   return out;
 }
@@ -52,30 +51,30 @@ Tensor index_along(const Tensor& index, IntArrayRef sizes, int64_t dim) {
 }
 
 Tensor index_select(DispatchKeySet ks, const Tensor& self, int64_t dim, const Tensor& index) {
-  Tensor out =
-      below_autograd([&] { return ops::index_select::redispatch(ks & after_autograd_keyset, self, dim, index); });
-  if (compute_requires_grad({self})) {
-    record("IndexSelectBackward0", {self}, {out},
-           [i = SavedVariable(index), sizes = self.sizes().vec(), dim](const variable_list& g) {
-             if (sizes.empty()) return variable_list{g[0].reshape(sizes)};
-             const int64_t d = maybe_wrap_dim(dim, static_cast<int64_t>(sizes.size()));
-             const Tensor index_v = index_along(i.unpack().to(kInt64), g[0].sizes(), d);  // int32 too
-             return variable_list{zeros(sizes, g[0].options()).scatter_add(d, index_v, g[0])};
-           });
-  }
-  return out;
+  return differentiable<ops::index_select>(
+      "IndexSelectBackward0", {self},
+      [&] {
+        return BackwardFunction::Formula(
+            [i = SavedVariable(index), sizes = self.sizes().vec(), dim](const variable_list& g) {
+              if (sizes.empty()) return variable_list{g[0].reshape(sizes)};
+              const int64_t d = maybe_wrap_dim(dim, static_cast<int64_t>(sizes.size()));
+              const Tensor index_v = index_along(i.unpack().to(kInt64), g[0].sizes(), d);  // int32 too
+              return variable_list{zeros(sizes, g[0].options()).scatter_add(d, index_v, g[0])};
+            });
+      },
+      ks, self, dim, index);
 }
 
 Tensor gather(DispatchKeySet ks, const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad) {
-  Tensor out =
-      below_autograd([&] { return ops::gather::redispatch(ks & after_autograd_keyset, self, dim, index, sparse_grad); });
-  if (compute_requires_grad({self})) {
-    record("GatherBackward0", {self}, {out},
-           [i = SavedVariable(index), sizes = self.sizes().vec(), dim](const variable_list& g) {
-             return variable_list{zeros(sizes, g[0].options()).scatter_add(dim, i.unpack(), g[0])};
-           });
-  }
-  return out;
+  return differentiable<ops::gather>(
+      "GatherBackward0", {self},
+      [&] {
+        return BackwardFunction::Formula(
+            [i = SavedVariable(index), sizes = self.sizes().vec(), dim](const variable_list& g) {
+              return variable_list{zeros(sizes, g[0].options()).scatter_add(dim, i.unpack(), g[0])};
+            });
+      },
+      ks, self, dim, index, sparse_grad);
 }
 
 // src may be larger than index; the elements scatter did not read get no gradient.
@@ -92,8 +91,8 @@ Tensor pad_to(Tensor t, IntArrayRef sizes) {
 // The gradients of scatter(self, dim, index, src) (`add`: scatter_add): self keeps the gradient where
 // nothing was written; src gets the gradient of the places it was written to.
 BackwardFunction::Formula scatter_formula(const Tensor& index, const Tensor& src, int64_t dim, bool add) {
-  return [i = SavedVariable(index), src_sizes = src.defined() ? src.sizes().vec() : std::vector<int64_t>(), dim,
-          add, has_src = src.defined()](const variable_list& g) {
+  return [i = SavedVariable(index), src_sizes = src.defined() ? src.sizes().vec() : std::vector<int64_t>(), dim, add,
+          has_src = src.defined()](const variable_list& g) {
     const Tensor index_v = i.unpack();
     variable_list grads{add ? g[0] : g[0].scatter(dim, index_v, 0.0)};
     if (has_src) grads.push_back(pad_to(g[0].gather(dim, index_v), src_sizes));
@@ -102,26 +101,25 @@ BackwardFunction::Formula scatter_formula(const Tensor& index, const Tensor& src
 }
 
 Tensor scatter_src(DispatchKeySet ks, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  Tensor out =
-      below_autograd([&] { return ops::scatter_src::redispatch(ks & after_autograd_keyset, self, dim, index, src); });
-  if (compute_requires_grad({self, src})) record("ScatterBackward0", {self, src}, {out}, scatter_formula(index, src, dim, false));
-  return out;
+  return differentiable<ops::scatter_src>(
+      "ScatterBackward0", {self, src}, [&] { return scatter_formula(index, src, dim, false); }, ks, self, dim, index,
+      src);
 }
 
 Tensor scatter_value(DispatchKeySet ks, const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  Tensor out = below_autograd(
-      [&] { return ops::scatter_value::redispatch(ks & after_autograd_keyset, self, dim, index, value); });
-  if (compute_requires_grad({self})) record("ScatterBackward1", {self}, {out}, scatter_formula(index, Tensor(), dim, false));
-  return out;
+  return differentiable<ops::scatter_value>(
+      "ScatterBackward1", {self}, [&] { return scatter_formula(index, Tensor(), dim, false); }, ks, self, dim, index,
+      value);
 }
 
 Tensor scatter_add(DispatchKeySet ks, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  Tensor out =
-      below_autograd([&] { return ops::scatter_add::redispatch(ks & after_autograd_keyset, self, dim, index, src); });
-  if (compute_requires_grad({self, src})) record("ScatterAddBackward0", {self, src}, {out}, scatter_formula(index, src, dim, true));
-  return out;
+  return differentiable<ops::scatter_add>(
+      "ScatterAddBackward0", {self, src}, [&] { return scatter_formula(index, src, dim, true); }, ks, self, dim, index,
+      src);
 }
 
+// The in-place forms stay by hand: they save index after the op has run. differentiable_ builds the formula
+// first, which would refuse an inference-tensor index before the op writes self instead of after.
 Tensor& scatter__src(DispatchKeySet ks, Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self, src});
@@ -134,8 +132,9 @@ Tensor& scatter__src(DispatchKeySet ks, Tensor& self, int64_t dim, const Tensor&
 Tensor& scatter__value(DispatchKeySet ks, Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
   check_inplace(self);
   const bool rg = compute_requires_grad({self});
-  below_autograd(
-      [&]() -> Tensor& { return ops::scatter__value::redispatch(ks & after_autograd_keyset, self, dim, index, value); });
+  below_autograd([&]() -> Tensor& {
+    return ops::scatter__value::redispatch(ks & after_autograd_keyset, self, dim, index, value);
+  });
   if (rg) record("ScatterBackward1", {self}, {self}, scatter_formula(index, Tensor(), dim, false));
   return self;
 }
@@ -150,48 +149,51 @@ Tensor& scatter_add_(DispatchKeySet ks, Tensor& self, int64_t dim, const Tensor&
 }
 
 Tensor take(DispatchKeySet ks, const Tensor& self, const Tensor& index) {
-  Tensor out = below_autograd([&] { return ops::take::redispatch(ks & after_autograd_keyset, self, index); });
-  if (compute_requires_grad({self})) {
-    record("TakeBackward0", {self}, {out},
-           [i = SavedVariable(index), sizes = self.sizes().vec()](const variable_list& g) {
-             return variable_list{zeros(sizes, g[0].options()).put(i.unpack(), g[0], /*accumulate=*/true)};
-           });
-  }
-  return out;
+  return differentiable<ops::take>(
+      "TakeBackward0", {self},
+      [&] {
+        return BackwardFunction::Formula(
+            [i = SavedVariable(index), sizes = self.sizes().vec()](const variable_list& g) {
+              return variable_list{zeros(sizes, g[0].options()).put(i.unpack(), g[0], /*accumulate=*/true)};
+            });
+      },
+      ks, self, index);
 }
 
 // Like scatter: self keeps the gradient where put did not write (all of it when accumulating); source
 // gets the gradient of the places it was written to.
 Tensor put(DispatchKeySet ks, const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
-  Tensor out = below_autograd(
-      [&] { return ops::put::redispatch(ks & after_autograd_keyset, self, index, source, accumulate); });
-  if (compute_requires_grad({self, source})) {
-    record("PutBackward0", {self, source}, {out},
-           [i = SavedVariable(index), source_sizes = source.sizes().vec(), accumulate](const variable_list& g) {
-             const Tensor index_v = i.unpack();
-             Tensor grad_self = accumulate ? g[0] : g[0].put(index_v, zeros(source_sizes, g[0].options()));
-             return variable_list{std::move(grad_self), g[0].take(index_v).reshape(source_sizes)};
-           });
-  }
-  return out;
+  return differentiable<ops::put>(
+      "PutBackward0", {self, source},
+      [&] {
+        return BackwardFunction::Formula(
+            [i = SavedVariable(index), source_sizes = source.sizes().vec(), accumulate](const variable_list& g) {
+              const Tensor index_v = i.unpack();
+              Tensor grad_self = accumulate ? g[0] : g[0].put(index_v, zeros(source_sizes, g[0].options()));
+              return variable_list{std::move(grad_self), g[0].take(index_v).reshape(source_sizes)};
+            });
+      },
+      ks, self, index, source, accumulate);
 }
 
 Tensor tril(DispatchKeySet ks, const Tensor& self, int64_t diagonal) {
-  Tensor out = below_autograd([&] { return ops::tril::redispatch(ks & after_autograd_keyset, self, diagonal); });
-  if (compute_requires_grad({self})) {
-    record("TrilBackward0", {self}, {out},
-           [diagonal](const variable_list& g) { return variable_list{g[0].tril(diagonal)}; });
-  }
-  return out;
+  return differentiable<ops::tril>(
+      "TrilBackward0", {self},
+      [&] {
+        return BackwardFunction::Formula(
+            [diagonal](const variable_list& g) { return variable_list{g[0].tril(diagonal)}; });
+      },
+      ks, self, diagonal);
 }
 
 Tensor triu(DispatchKeySet ks, const Tensor& self, int64_t diagonal) {
-  Tensor out = below_autograd([&] { return ops::triu::redispatch(ks & after_autograd_keyset, self, diagonal); });
-  if (compute_requires_grad({self})) {
-    record("TriuBackward0", {self}, {out},
-           [diagonal](const variable_list& g) { return variable_list{g[0].triu(diagonal)}; });
-  }
-  return out;
+  return differentiable<ops::triu>(
+      "TriuBackward0", {self},
+      [&] {
+        return BackwardFunction::Formula(
+            [diagonal](const variable_list& g) { return variable_list{g[0].triu(diagonal)}; });
+      },
+      ks, self, diagonal);
 }
 
 Tensor& tril_(DispatchKeySet ks, Tensor& self, int64_t diagonal) {
