@@ -29,6 +29,10 @@ TensorBase converted_copy(const TensorBase& src, ScalarType dtype) {
   return dst;
 }
 
+Tensor as_dtype(const Tensor& t, ScalarType dtype) {
+  return t.dtype() == dtype ? t : Tensor(converted_copy(t, dtype));
+}
+
 namespace {
 Tensor& copy_(Tensor& self, const Tensor& src, bool /*non_blocking*/) {
   copy_into(self, src);

@@ -6,6 +6,7 @@
 
 namespace mt {
 
+class Tensor;
 class TensorIterator;
 MT_DECLARE_STUB(copy_stub, void(TensorIterator&));
 
@@ -13,5 +14,7 @@ MT_DECLARE_STUB(copy_stub, void(TensorIterator&));
 void copy_into(const TensorBase& dst, const TensorBase& src);
 // A new contiguous tensor holding src converted to `dtype`.
 TensorBase converted_copy(const TensorBase& src, ScalarType dtype);
+// `t` in `dtype`: t itself where it already has it, else converted_copy.
+Tensor as_dtype(const Tensor& t, ScalarType dtype);
 
 }  // namespace mt

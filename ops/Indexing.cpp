@@ -89,7 +89,7 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index_arg) {
                  "index_select(): Expected dtype int32 or int64 for index");
   check_same_device({&self, &index_arg});
   // The loops read int64: an int32 index is copied.
-  const Tensor index = index_arg.dtype() == kInt64 ? index_arg : Tensor(converted_copy(index_arg, kInt64));
+  const Tensor index = as_dtype(index_arg, kInt64);
   const int64_t n = index.numel();
   MT_CHECK_INDEX(self.dim() > 0 || n == 1, "index_select(): Index to scalar can have only 1 value, got ", n,
                  " value(s)");

@@ -5,13 +5,9 @@
 // form: self is neither broadcast nor resized, and must be able to hold the result's dtype).
 #include "ops/Copy.h"
 #include "ops/TensorIterator.h"
+#include "tensor/Tensor.h"
 
 namespace mt {
-
-// `t` in `dtype`, converted only when it differs.
-inline Tensor as_dtype(const Tensor& t, ScalarType dtype) {
-  return t.dtype() == dtype ? t : Tensor(converted_copy(t, dtype));
-}
 
 // The dtype a floating op (exp, sqrt, ...) computes in: integers and bool become the default float.
 inline ScalarType float_op_dtype(ScalarType t) { return is_integral(t, /*include_bool=*/true) ? get_default_dtype() : t; }

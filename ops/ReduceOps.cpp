@@ -50,11 +50,6 @@ Tensor new_output(const Tensor& self, DimMask mask, bool keepdim, ScalarType dty
   return Tensor(TensorImpl::empty(reduced_shape(self.sizes(), mask, keepdim), dtype, self.device()));
 }
 
-// The input as the loop reads it: PyTorch reduces `self.to(dtype)` when a dtype is asked for.
-Tensor as_dtype(const Tensor& self, ScalarType dtype) {
-  return self.dtype() == dtype ? self : Tensor(converted_copy(self, dtype));
-}
-
 Tensor reduce(DispatchStub<ReduceFn>& stub, const Tensor& self, DimMask mask, bool keepdim, ScalarType dtype) {
   Tensor out = new_output(self, mask, keepdim, dtype);
   stub(self.device().type(), out, as_dtype(self, dtype), mask);

@@ -20,7 +20,7 @@ namespace {
 Tensor scan(const char* name, Scan op, const Tensor& self, int64_t dim, ScalarType dtype) {
   const int64_t d = maybe_wrap_dim(dim, self.dim());
   MT_CHECK_NOT_IMPLEMENTED(dtype != kBool, '"', name, "\" not implemented for '", dtype, "'");
-  const Tensor input = (self.dtype() == dtype ? self : Tensor(converted_copy(self, dtype))).contiguous();
+  const Tensor input = as_dtype(self, dtype).contiguous();
   Tensor out = empty_like(input);
   if (input.numel() != 0) scan_stub(self.device().type(), out, input, self.dim() == 0 ? 0 : d, op);
   return out;
