@@ -128,6 +128,17 @@ TEST(LinalgMm, LargeProductsGiveTheSameResultOnOneThread) {
   }
 }
 
+// Float32 operands whose lines are a multiple of 256 floats apart, which oneDNN's AVX2 kernels read from a
+// copy spaced otherwise: contiguous, transposed, and a slice of wider rows, on either side of the product.
+TEST(LinalgMm, OperandsWithLinesAMultipleOf256FloatsApart) {
+  const Tensor a = random_tensor({192, 512}, kFloat32, 5);
+  const Tensor slice = strided_view(random_tensor({512 * 1024}, kFloat32, 6), {512, 300}, {1024, 1}, 100);
+  for (const Tensor& b : {random_tensor({512, 512}, kFloat32, 7), random_tensor({512, 512}, kFloat32, 8).t(), slice}) {
+    expect_values_near(mt::mm(a, b), naive_addmm(a, b), 0);
+    expect_values_near(mt::mm(b.t(), a.t()), naive_addmm(b.t(), a.t()), 0);
+  }
+}
+
 TEST(LinalgMm, SixteenBitTypesSumInFloat) {
   // 4096 ones: a float16 or bfloat16 running sum would stop growing at 2048 or 256.
   for (ScalarType dt : {kFloat16, kBFloat16}) {
