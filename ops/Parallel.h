@@ -41,7 +41,7 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, bool wake, const st
 int parallel_threads(bool wake);
 
 // How many threads the kernel has runnable on this machine outside this process's pool (the caller and
-// the awake workers), or -1 where it does not say (Linux's /proc/loadavg). 10-15 us: for kernels that hand
+// the awake workers), or -1 where it does not say (Linux's /proc/loadavg). A few us: for kernels that hand
 // a long region to threads of their own, which the pool cannot shield from contention.
 int runnable_elsewhere();
 
