@@ -19,8 +19,9 @@ namespace mt_test {
 using mt::Tensor;
 
 // What an integer input gives: the default float (the math functions), itself (rounding), f computed in
-// its own dtype (square, add; a unary op's bool then gives int64, as PyTorch's pow), or an error.
-enum class Integers { to_float, unchanged, kept, refused };
+// its own dtype (square, add; a unary op's bool then gives int64, as PyTorch's pow), f computed in int64
+// (sum and prod, for every integer dtype and bool), or an error.
+enum class Integers { to_float, unchanged, kept, to_int64, refused };
 
 // A unary pointwise op y = f(x) and its forms.
 struct UnaryOpInfo {
@@ -74,9 +75,31 @@ struct BinaryOpInfo {
 
 const std::vector<BinaryOpInfo>& binary_ops();
 
+// A reduction y = f(the elements of x along some dims), and its form without dims.
+struct ReductionOpInfo {
+  std::string name;  // the overload that takes dims, as registered ("sum.dim_IntList")
+  // f over `dims` (never empty; one dim where the op takes a single one), keeping them as size 1 or not.
+  std::function<Tensor(const Tensor&, const std::vector<int64_t>&, bool)> op;
+  std::function<Tensor(const Tensor&)> full = {};  // over every dim; empty where PyTorch has no such form
+  double (*reference)(const std::vector<double>&);  // f of the reduced elements, in double
+  bool dim_list = true;  // takes several dims at once (prod takes one)
+  double lo = -2, hi = 2;  // samples are drawn from (lo, hi)
+  // What an empty slice reduces to (sum's 0, mean's NaN), or nullopt where that is an error (amax's).
+  std::optional<double> empty = std::nullopt;
+  // Integer and bool inputs: widened to int64 (sum, prod), kept (amax), to the default float
+  // (logsumexp), or refused (mean, var). A bool result (all, any) is the `bool_result` rows' for every dtype.
+  Integers integers = Integers::refused;
+  bool bool_result = false;
+  bool differentiable = true;
+  std::optional<mt::autocast::CastPolicy> cpu_autocast = std::nullopt, cuda_autocast = std::nullopt;
+};
+
+const std::vector<ReductionOpInfo>& reduction_ops();
+
 // gtest prints a parameter that fails by its name, not its bytes.
 inline void PrintTo(const UnaryOpInfo& row, std::ostream* os) { *os << row.name; }
 inline void PrintTo(const BinaryOpInfo& row, std::ostream* os) { *os << row.name; }
+inline void PrintTo(const ReductionOpInfo& row, std::ostream* os) { *os << row.name; }
 
 // Test names: gtest allows letters, digits and underscores.
 inline std::string row_name(const std::string& name) {

@@ -1,6 +1,7 @@
-// sum, mean and prod against a naive double-precision reference: every dim list of 3-D inputs in four
-// layouts, keepdim, every dtype, the dtype argument, 0-dim and empty inputs, large inputs that take the
-// parallel paths, Meta shapes, the C++ call forms of `int[1]? dim`, and every error.
+// sum, mean and prod beyond their OpInfo rows (tests/opinfo/reduction_table.cpp: values for every dim list,
+// layout and dtype, empty slices, gradients, vmap, Meta): the dtype argument, 0-dim inputs and empty dim
+// lists, large inputs that take the parallel paths, accuracy over many elements, the C++ call forms of
+// `int[1]? dim`, and every error's wording.
 #include <cmath>
 #include <type_traits>
 
@@ -20,88 +21,6 @@ namespace {
 using namespace mt;
 using namespace mt::testing;
 using namespace mt::testing::reductions;
-
-const ScalarType kAllTypes[] = {kBool, kUInt8, kInt8, kInt16, kInt32, kInt64, kFloat32, kFloat64, kFloat16, kBFloat16};
-const ScalarType kFloatTypes[] = {kFloat32, kFloat64, kFloat16, kBFloat16};
-
-// Values whose products stay small: 1, -1, 2 and (floating types) 0.5.
-Tensor product_friendly(IntArrayRef sizes, ScalarType dtype, uint64_t seed) {
-  const Tensor r = random_tensor(sizes, kInt64, seed);
-  const double minus_one = dtype == kUInt8 ? 1 : -1;  // uint8's 255 would overflow the int64 product
-  const double floats[] = {1, -1, 2, 0.5}, ints[] = {1, minus_one, 2, 1};
-  std::vector<double> v = values(r);
-  Tensor out = empty(sizes, TensorOptions(kFloat64));
-  for (int64_t i = 0; i < out.numel(); ++i) {
-    const int k = static_cast<int>((static_cast<int64_t>(v[i]) % 4 + 4) % 4);
-    out.data_ptr<double>()[i] = is_floating_point(dtype) ? floats[k] : ints[k];
-  }
-  return converted(out, dtype);
-}
-
-double ref_prod(const std::vector<double>& v) {
-  double p = 1;
-  for (double x : v) p *= x;
-  return p;
-}
-
-TEST(ReductionsSum, SumMatchesReferenceForEveryDimListLayoutAndDtype) {
-  for (ScalarType dt : kAllTypes) {
-    const ScalarType expected_dtype = is_integral(dt, true) ? kInt64 : dt;
-    for (const Tensor& t : layouts_3d([dt](IntArrayRef s, uint64_t seed) { return random_tensor(s, dt, seed); }, 10)) {
-      for (const Dims& dims : dim_lists_3d()) {
-        for (bool keepdim : {false, true}) {
-          const Tensor r = mt::sum(t, dims, keepdim);
-          SCOPED_TRACE(describe(t, dims, keepdim));
-          EXPECT_EQ(r.dtype(), expected_dtype);
-          EXPECT_EQ(r.sizes(), IntArrayRef(expected_shape(t.sizes(), dims, keepdim)));
-          expect_close(r, naive_reduce(t, dims, ref_sum), tolerance(dt));
-        }
-      }
-      const Tensor all = mt::sum(t);
-      EXPECT_EQ(all.dim(), 0);
-      expect_close(all, {ref_sum(values(t))}, tolerance(dt));
-    }
-  }
-}
-
-TEST(ReductionsSum, MeanMatchesReferenceForFloatingTypes) {
-  for (ScalarType dt : kFloatTypes) {
-    for (const Tensor& t : layouts_3d([dt](IntArrayRef s, uint64_t seed) { return random_tensor(s, dt, seed); }, 20)) {
-      for (const Dims& dims : dim_lists_3d()) {
-        for (bool keepdim : {false, true}) {
-          const Tensor r = mt::mean(t, dims, keepdim);
-          SCOPED_TRACE(describe(t, dims, keepdim));
-          EXPECT_EQ(r.dtype(), dt);
-          EXPECT_EQ(r.sizes(), IntArrayRef(expected_shape(t.sizes(), dims, keepdim)));
-          expect_close(r, naive_reduce(t, dims, [](const auto& v) { return ref_sum(v) / v.size(); }),
-                             tolerance(dt));
-        }
-      }
-      expect_close(mt::mean(t), {ref_sum(values(t)) / t.numel()}, tolerance(dt));
-    }
-  }
-}
-
-TEST(ReductionsSum, ProdMatchesReferenceForEveryDimAndDtype) {
-  for (ScalarType dt : kAllTypes) {
-    const ScalarType expected_dtype = is_integral(dt, true) ? kInt64 : dt;
-    auto make = [dt](IntArrayRef s, uint64_t seed) {
-      return dt == kBool ? random_tensor(s, dt, seed) : product_friendly(s, dt, seed);
-    };
-    for (const Tensor& t : layouts_3d(make, 30)) {
-      for (int64_t dim : {0, 1, 2, -1, -3}) {
-        for (bool keepdim : {false, true}) {
-          const Tensor r = mt::prod(t, dim, keepdim);
-          SCOPED_TRACE(describe(t, {dim}, keepdim));
-          EXPECT_EQ(r.dtype(), expected_dtype);
-          EXPECT_EQ(r.sizes(), IntArrayRef(expected_shape(t.sizes(), {dim}, keepdim)));
-          expect_close(r, naive_reduce(t, {dim}, ref_prod), tolerance(dt));
-        }
-      }
-      expect_close(mt::prod(t), {ref_prod(values(t))}, tolerance(dt));
-    }
-  }
-}
 
 TEST(ReductionsSum, DtypeArgumentConvertsTheInputFirst) {
   const Tensor i = mt::tensor({{1, 2, 3}, {4, 5, 6}});
