@@ -233,7 +233,7 @@ void register_explicit_kernels(Library& m) {
 MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) { register_kernels(m); }
 
 // contiguous copies with copy_, which records no history: it is CompositeExplicitAutograd, with its
-// own derivative in autograd/derivatives/Copies.cpp. unbind, split and split_with_sizes are
+// own derivative in autograd/derivatives/Copy.cpp. unbind, split and split_with_sizes are
 // CompositeExplicitAutograd too, as in PyTorch: autograd makes their views outputs of one node
 // (UnbindBackward0...), which an in-place op must not rebase (autograd/AutogradMeta.h, CreationMeta).
 MT_LIBRARY_IMPL(mt, CompositeExplicitAutograd, m) { register_explicit_kernels(m); }
