@@ -2,7 +2,7 @@
 // contention logic and the large GEMMs take (/proc/loadavg on Linux).
 #include <benchmark/benchmark.h>
 
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "ops/Functions.h"
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "ops/Factories.h"
 #include "ops/TensorOperators.h"
 

@@ -1,7 +1,7 @@
 #include "ops/Activation.h"
 
 #include "dispatch/Library.h"
-#include "ops/PointwiseIterators.h"
+#include "ops/infra/PointwiseIterators.h"
 
 namespace mt {
 

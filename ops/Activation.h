@@ -8,9 +8,9 @@
 #include <limits>
 #include <type_traits>
 
-#include "ops/DispatchStub.h"
+#include "ops/infra/DispatchStub.h"
 #include "ops/ScalarMath.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/TensorIterator.h"
 
 namespace mt {
 

@@ -6,7 +6,7 @@
 #include "ops/BinaryOps.h"
 #include "ops/api/copysign.h"
 #include "ops/api/xlogy.h"
-#include "ops/PointwiseIterators.h"
+#include "ops/infra/PointwiseIterators.h"
 
 namespace mt {
 

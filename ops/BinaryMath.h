@@ -4,9 +4,9 @@
 // arrive in their promoted floating dtype.
 #include <cmath>
 
-#include "ops/DispatchStub.h"
+#include "ops/infra/DispatchStub.h"
 #include "ops/ScalarMath.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/TensorIterator.h"
 
 namespace mt {
 

@@ -1,8 +1,8 @@
 #pragma once
 // add, sub, mul, div, remainder, fmod: the shared part of each kernel (broadcasting, promotion, allocation through
 // TensorIterator, argument checks) and the per-device stubs that hold the loops.
-#include "ops/DispatchStub.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/DispatchStub.h"
+#include "ops/infra/TensorIterator.h"
 
 namespace mt {
 

@@ -12,7 +12,7 @@
 #include "ops/api/bitwise_or.h"
 #include "ops/api/bitwise_right_shift.h"
 #include "ops/api/bitwise_xor.h"
-#include "ops/PointwiseIterators.h"
+#include "ops/infra/PointwiseIterators.h"
 
 namespace mt {
 

@@ -1,8 +1,8 @@
 #pragma once
 // Bitwise ops (bitwise_not, and, or, xor, left and right shift): the per-device stubs that hold the
 // loops. Inputs arrive in their promoted dtype, an integer type or bool (the shifts take no bool).
-#include "ops/DispatchStub.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/DispatchStub.h"
+#include "ops/infra/TensorIterator.h"
 
 namespace mt {
 

@@ -11,7 +11,7 @@
 #include "ops/api/logical_not.h"
 #include "ops/api/lt.h"
 #include "ops/api/ne.h"
-#include "ops/PointwiseIterators.h"
+#include "ops/infra/PointwiseIterators.h"
 
 namespace mt {
 

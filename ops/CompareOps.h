@@ -1,8 +1,8 @@
 #pragma once
 // Comparisons (eq, ne, lt, le, gt, ge) and logical ops (logical_not/and/or): the per-device stubs that
 // hold the loops. Inputs arrive in their promoted dtype; the loop's output is bool.
-#include "ops/DispatchStub.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/DispatchStub.h"
+#include "ops/infra/TensorIterator.h"
 
 namespace mt {
 

@@ -16,7 +16,7 @@
 #include <oneapi/dnnl/dnnl.h>
 #endif
 
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "tensor/Error.h"
 
 namespace mt {

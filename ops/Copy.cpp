@@ -3,7 +3,7 @@
 #include "dispatch/Library.h"
 #include "ops/api/copy_ops.h"
 #include "ops/api/empty_strided_ops.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/TensorIterator.h"
 #include "ops/Views.h"
 
 namespace mt {

@@ -1,7 +1,7 @@
 #pragma once
 // Element-wise copy with broadcasting and dtype conversion, used by copy_ and by TensorIterator to
 // convert inputs; each backend registers its loop for copy_stub.
-#include "ops/DispatchStub.h"
+#include "ops/infra/DispatchStub.h"
 #include "tensor/TensorBase.h"
 
 namespace mt {

@@ -1,7 +1,7 @@
 #pragma once
 // Random sampling into existing tensors: the shared part of bernoulli_ (argument checks;
 // ops/Distributions.cpp) and the per-device stub that draws (ops/cpu/DistributionsKernel.cpp).
-#include "ops/DispatchStub.h"
+#include "ops/infra/DispatchStub.h"
 #include "tensor/Generator.h"
 #include "tensor/TensorBase.h"
 

@@ -4,10 +4,10 @@
 #include "ops/Indexing.h"
 
 #include "dispatch/Library.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/TensorIterator.h"
 #include "ops/Copy.h"
 #include "ops/Factories.h"
-#include "ops/MemoryOverlap.h"
+#include "ops/infra/MemoryOverlap.h"
 #include "ops/Views.h"
 
 namespace mt {

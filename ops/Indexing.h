@@ -5,7 +5,7 @@
 // and a 0-dim tensor is treated as one of shape [1].
 #include <optional>
 
-#include "ops/DispatchStub.h"
+#include "ops/infra/DispatchStub.h"
 #include "tensor/TensorBase.h"
 
 namespace mt {

@@ -1,6 +1,6 @@
 // cat and the compositions built on it and on the views: stack, repeat.
 #include "dispatch/Library.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/TensorIterator.h"
 #include "ops/api/cat.h"
 #include "ops/api/repeat.h"
 #include "ops/api/stack.h"

@@ -3,7 +3,7 @@
 #include <initializer_list>
 
 #include "dispatch/Library.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/TensorIterator.h"
 #include "ops/api/addmm.h"
 #include "ops/api/bmm.h"
 #include "ops/api/dot.h"

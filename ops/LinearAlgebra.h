@@ -1,7 +1,7 @@
 #pragma once
 // mm, bmm, addmm, dot: the shared part of each kernel (argument checks, output allocation and resizing)
 // and the per-device stubs that hold the loops.
-#include "ops/DispatchStub.h"
+#include "ops/infra/DispatchStub.h"
 #include "tensor/TensorBase.h"
 
 namespace mt {

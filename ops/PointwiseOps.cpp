@@ -6,7 +6,7 @@
 #include "ops/api/maximum.h"
 #include "ops/api/minimum.h"
 #include "ops/api/pow.h"
-#include "ops/PointwiseIterators.h"
+#include "ops/infra/PointwiseIterators.h"
 #include "ops/WhereFill.h"
 #include "tensor/TypePromotion.h"
 

@@ -3,8 +3,8 @@
 // rules, argument checks, the functional, in-place and out= forms) is PointwiseOps.cpp.
 #include <optional>
 
-#include "ops/DispatchStub.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/DispatchStub.h"
+#include "ops/infra/TensorIterator.h"
 
 namespace mt {
 

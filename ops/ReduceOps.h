@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "ops/DispatchStub.h"
+#include "ops/infra/DispatchStub.h"
 #include "tensor/TensorBase.h"
 
 namespace mt {

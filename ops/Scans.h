@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "ops/BinaryMath.h"
-#include "ops/DispatchStub.h"
+#include "ops/infra/DispatchStub.h"
 #include "tensor/TensorBase.h"
 
 namespace mt {

@@ -2,7 +2,7 @@
 // softmax and log_softmax along one dim: the shared part of the _softmax/_log_softmax kernels (dim
 // wrapping, dtype checks, output allocation; ops/SoftMax.cpp) and the per-device stub that holds the
 // loops (ops/cpu/SoftMaxKernel.cpp).
-#include "ops/DispatchStub.h"
+#include "ops/infra/DispatchStub.h"
 #include "tensor/TensorBase.h"
 
 namespace mt {

@@ -8,7 +8,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "ops/DispatchStub.h"
+#include "ops/infra/DispatchStub.h"
 #include "ops/ScalarMath.h"
 #include "tensor/TensorBase.h"
 

@@ -2,7 +2,7 @@
 // Shared by CPU, CUDA and Meta; the loop is triangular_stub.
 #include "dispatch/Library.h"
 #include "ops/Indexing.h"
-#include "ops/MemoryOverlap.h"
+#include "ops/infra/MemoryOverlap.h"
 
 namespace mt {
 

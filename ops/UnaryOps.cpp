@@ -3,7 +3,7 @@
 #include <string>
 
 #include "dispatch/Library.h"
-#include "ops/PointwiseIterators.h"
+#include "ops/infra/PointwiseIterators.h"
 
 namespace mt {
 

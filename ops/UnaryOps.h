@@ -2,8 +2,8 @@
 // Unary math (neg, abs, sign, the rounding functions, exp, log, log1p, sqrt, rsqrt, sin, cos, tanh, sigmoid, and the exponentials,
 // logarithms, hyperbolic and inverse trigonometric functions, erf and its kin, reciprocal): the per-device
 // stubs that hold the loops. The shared part (dtype rules, allocation, the three forms) is UnaryOps.cpp.
-#include "ops/DispatchStub.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/DispatchStub.h"
+#include "ops/infra/TensorIterator.h"
 #include "ops/UnaryOpsList.h"
 
 namespace mt {

@@ -7,7 +7,7 @@
 #include "ops/api/masked_fill.h"
 #include "ops/api/t.h"
 #include "ops/api/where.h"
-#include "ops/PointwiseIterators.h"
+#include "ops/infra/PointwiseIterators.h"
 #include "tensor/TypePromotion.h"
 
 namespace mt {

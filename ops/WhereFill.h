@@ -2,8 +2,8 @@
 // where, masked_fill, fill_ and zero_: the per-device stubs that hold the loops. The shared part
 // (condition and mask checks, value conversion, the functional, in-place and out= forms) is
 // WhereFill.cpp.
-#include "ops/DispatchStub.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/DispatchStub.h"
+#include "ops/infra/TensorIterator.h"
 
 namespace mt {
 

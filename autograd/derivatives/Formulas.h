@@ -11,7 +11,7 @@
 #include "dispatch/Library.h"
 #include "dispatch/LocalDispatchKeySet.h"
 #include "ops/Factories.h"
-#include "ops/MemoryOverlap.h"
+#include "ops/infra/MemoryOverlap.h"
 #include "ops/TensorOperators.h"
 #include "ops/api/where.h"
 #include "ops/api/zeros.h"

@@ -6,7 +6,7 @@
 #include "ops/api/equal.h"
 #include "ops/api/isclose.h"
 #include "ops/api/isfinite.h"
-#include "ops/PointwiseIterators.h"
+#include "ops/infra/PointwiseIterators.h"
 #include "ops/TensorOperators.h"
 
 namespace mt {

@@ -7,7 +7,7 @@
 #include "ops/api/mm.h"
 #include "ops/api/mv.h"
 #include "ops/LinearAlgebra.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/TensorIterator.h"
 
 namespace mt {
 namespace {

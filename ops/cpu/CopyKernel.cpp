@@ -2,7 +2,7 @@
 #include <cstring>
 
 #include "ops/Copy.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/TensorIterator.h"
 #include "tensor/DtypeDispatch.h"
 
 namespace mt {

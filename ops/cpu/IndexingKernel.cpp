@@ -6,7 +6,7 @@
 #include <array>
 
 #include "ops/Indexing.h"
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "ops/ScalarMath.h"
 #include "ops/Views.h"
 #include "tensor/DtypeDispatch.h"

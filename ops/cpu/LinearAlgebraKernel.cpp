@@ -23,7 +23,7 @@
 
 #include "ops/Config.h"
 #include "ops/LinearAlgebra.h"
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "tensor/DtypeDispatch.h"
 
 namespace mt {

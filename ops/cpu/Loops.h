@@ -8,7 +8,7 @@
 
 #include <Eigen/Core>
 
-#include "ops/TensorIterator.h"
+#include "ops/infra/TensorIterator.h"
 
 namespace mt {
 

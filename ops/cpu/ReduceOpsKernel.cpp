@@ -1,5 +1,5 @@
 // CPU loops of the reductions: one small op struct per reduction (its accumulator, how it takes one
-// element, merges two partial results and writes the result), all run by reduce_loop (ops/ReduceIterator.h).
+// element, merges two partial results and writes the result), all run by reduce_loop (ops/infra/ReduceIterator.h).
 //
 // Precision: floating sums, means, products, variances and norms accumulate in double. Contiguous runs
 // are summed with Eigen in blocks of kBlock elements (vectorised, several lanes in float32/float64;
@@ -17,7 +17,7 @@
 #include <immintrin.h>
 #endif
 
-#include "ops/ReduceIterator.h"
+#include "ops/infra/ReduceIterator.h"
 #include "ops/ReduceOps.h"
 #include "ops/cpu/OpmathLoops.h"
 #include "tensor/DtypeDispatch.h"

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "ops/Scans.h"
 #include "tensor/DtypeDispatch.h"
 

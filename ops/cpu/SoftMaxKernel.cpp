@@ -13,7 +13,7 @@
 
 #include <Eigen/Core>
 
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "ops/cpu/OpmathLoops.h"
 #include "ops/SoftMax.h"
 #include "tensor/DtypeDispatch.h"

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "ops/Sorting.h"
 #include "tensor/DtypeDispatch.h"
 

@@ -11,7 +11,7 @@
 
 #include "dispatch/Library.h"
 #include "ops/Copy.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/TensorIterator.h"
 #include "ops/Views.h"
 #include "tensor/cuda/CUDAContext.h"
 

@@ -15,7 +15,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "ops/TensorIterator.h"
+#include "ops/infra/TensorIterator.h"
 #include "ops/cuda/KernelUtils.cuh"
 
 namespace mt::cuda {

@@ -14,7 +14,7 @@
 #include "ops/api/rand_ops.h"
 #include "ops/api/randint_ops.h"
 #include "ops/api/randn_ops.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/TensorIterator.h"
 #include "ops/WhereFill.h"
 #include "tensor/cuda/CUDAContext.h"
 

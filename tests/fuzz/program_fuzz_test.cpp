@@ -34,7 +34,7 @@
 #include "ops/api/sum.h"
 #include "ops/api/tanh.h"
 #include "ops/api/zeros.h"
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "ops/TensorOperators.h"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "reference.h"
 #include "ops/api/add.h"
 #include "ops/api/arange.h"

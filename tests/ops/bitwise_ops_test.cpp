@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "ops/TensorOperators.h"
 #include "reference.h"
 #include "ops/api/bitwise_and.h"

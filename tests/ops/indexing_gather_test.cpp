@@ -1,6 +1,6 @@
 // index_select and gather: values against naive coordinate references for every dtype, strided and
 // 0-dim operands, empty indices, Meta shapes, threads, and every error.
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "views_test_util.h"
 #include "ops/api/empty.h"
 #include "ops/api/gather.h"

@@ -1,7 +1,7 @@
 // take, put (assign and accumulate) and copy: hand-worked values, every dtype against a naive flat-index
 // reference, non-contiguous and 0-dim operands, negative positions, empty indices, Meta shapes, threads,
 // and every error with its message.
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "views_test_util.h"
 #include "ops/api/copy.h"
 #include "ops/api/empty.h"

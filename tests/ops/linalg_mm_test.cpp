@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "linalg_reference.h"
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "ops/api/addmm.h"
 #include "ops/api/bmm.h"
 #include "ops/api/dot.h"

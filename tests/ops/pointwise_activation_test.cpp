@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "pointwise_reference.h"
 #include "ops/api/empty.h"
 #include "ops/api/full.h"

@@ -6,7 +6,7 @@
 #include <limits>
 #include <utility>
 
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "pointwise_reference.h"
 #include "ops/api/abs.h"
 #include "ops/api/arange.h"

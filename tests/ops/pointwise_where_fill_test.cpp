@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "pointwise_reference.h"
 #include "ops/api/arange.h"
 #include "ops/api/empty.h"

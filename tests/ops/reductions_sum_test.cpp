@@ -5,7 +5,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "reductions_reference.h"
 #include "ops/api/all.h"
 #include "ops/api/arange.h"

@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "ops/api/std.h"
 
 namespace {

@@ -21,7 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 #include "ops/ReduceOps.h"
 #include "tensor/SmallVector.h"
 #include "tensor/TensorBase.h"

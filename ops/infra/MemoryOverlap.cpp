@@ -1,4 +1,4 @@
-#include "ops/MemoryOverlap.h"
+#include "ops/infra/MemoryOverlap.h"
 
 #include "ops/Views.h"
 #include "tensor/Error.h"

@@ -1,4 +1,4 @@
-#include "ops/ReduceIterator.h"
+#include "ops/infra/ReduceIterator.h"
 
 #include <algorithm>
 #include <cstdlib>

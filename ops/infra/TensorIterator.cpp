@@ -1,10 +1,10 @@
-#include "ops/TensorIterator.h"
+#include "ops/infra/TensorIterator.h"
 
 #include <algorithm>
 
 #include "ops/Copy.h"
-#include "ops/MemoryOverlap.h"
-#include "ops/Parallel.h"
+#include "ops/infra/MemoryOverlap.h"
+#include "ops/infra/Parallel.h"
 #include "ops/Views.h"
 #include "tensor/TypePromotion.h"
 

@@ -1,4 +1,4 @@
-#include "ops/Parallel.h"
+#include "ops/infra/Parallel.h"
 
 #include <algorithm>
 #include <atomic>

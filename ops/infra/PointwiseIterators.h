@@ -4,7 +4,7 @@
 // the iterator allocates the result), an out= argument (resized when empty), or self (the in-place
 // form: self is neither broadcast nor resized, and must be able to hold the result's dtype).
 #include "ops/Copy.h"
-#include "ops/TensorIterator.h"
+#include "ops/infra/TensorIterator.h"
 #include "tensor/Tensor.h"
 
 namespace mt {
