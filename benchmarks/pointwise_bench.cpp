@@ -17,6 +17,13 @@ void BM_AddSmall(benchmark::State& state) {
 }
 BENCHMARK(BM_AddSmall);
 
+// A bias added to a small batch (a linear layer's): broadcasting takes TensorIterator's general setup.
+void BM_AddSmallBroadcast(benchmark::State& state) {
+  mt::Tensor a = mt::ones({8, 16}), b = mt::ones({16});
+  for (auto _ : state) benchmark::DoNotOptimize(mt::add(a, b));
+}
+BENCHMARK(BM_AddSmallBroadcast);
+
 void BM_AddLarge(benchmark::State& state) {
   const int64_t n = state.range(0);
   mt::Tensor a = mt::ones({n}), b = mt::ones({n}), out = mt::empty({n});

@@ -134,8 +134,22 @@ TensorIterator TensorIteratorConfig::build() {
   TensorIterator it;
   MT_INTERNAL_ASSERT(outputs_.size() + inputs_.size() <= TensorIterator::kMaxOperands);
   if (try_fast_setup(it)) return it;
+  it.device_ = compute_device();
+  const SmallVector<int64_t, 5> shape = compute_shape();
+  const IntArrayRef shape_ref(shape.data(), shape.size());
+  it.common_dtype_ = compute_common_dtype();
+  const Layout layout = compute_layout(shape_ref);
+  add_outputs(it, shape_ref, layout);
+  add_inputs(it);
+  it.numel_ = 1;
+  for (int64_t s : shape) it.numel_ *= s;
+  it.shape_ = shape;
+  it.compute_strides_and_coalesce(layout.order);
+  return it;
+}
 
-  // Devices: every operand on one device, except that 0-dim CPU inputs may join an op on another device.
+// Every operand on one device, except that 0-dim CPU inputs may join an op on another device.
+Device TensorIteratorConfig::compute_device() const {
   std::optional<Device> device;
   auto check_device = [&](const TensorBase& t) {
     if (!t.defined()) return;
@@ -145,18 +159,22 @@ TensorIterator TensorIteratorConfig::build() {
   for (const TensorBase* t : inputs_)
     if (!(t->defined() && t->dim() == 0 && t->is_cpu())) check_device(*t);
   for (const TensorBase* t : outputs_) check_device(*t);
-  it.device_ = device.value_or(Device(kCPU));
+  return device.value_or(Device(kCPU));
+}
 
-  // Shape: the inputs broadcast together.
+// The inputs broadcast together (and the outputs, where they are not resized to the result).
+SmallVector<int64_t, 5> TensorIteratorConfig::compute_shape() const {
   SmallVector<int64_t, 5> shape;
   for (const TensorBase* t : inputs_) shape = infer_size(shape, t->sizes());
   if (inputs_.empty() || !resize_outputs_) {
     for (const TensorBase* t : outputs_)
       if (t->defined()) shape = infer_size(shape, t->sizes());
   }
-  const IntArrayRef shape_ref(shape.data(), shape.size());
+  return shape;
+}
 
-  // Dtypes: the common dtype of the inputs, by PyTorch's promotion rules.
+// The common dtype of the inputs, by PyTorch's promotion rules.
+ScalarType TensorIteratorConfig::compute_common_dtype() const {
   ScalarType common = inputs_.empty() ? outputs_[0]->dtype() : inputs_[0]->dtype();
   if (same_dtype_) {
     for (const TensorBase* t : inputs_)
@@ -168,11 +186,12 @@ TensorIterator TensorIteratorConfig::build() {
     common = result_type(state);
   }
   if (int_to_float_ && is_integral(common, /*include_bool=*/true)) common = get_default_dtype();
-  it.common_dtype_ = common;
-  const ScalarType compute_out = output_dtype_.value_or(common);
+  return common;
+}
 
-  // Layout: the dims in the order the operands lay them out in memory (outputs written in place
-  // first), so that a new output keeps a permuted input's layout and the loop walks memory in order.
+// The dims in the order the operands lay them out in memory (outputs written in place first), so that a
+// new output keeps a permuted input's layout and the loop walks memory in order.
+TensorIteratorConfig::Layout TensorIteratorConfig::compute_layout(IntArrayRef shape) const {
   const int ndim = static_cast<int>(shape.size());
   SmallVector<int64_t, 5 * TensorIterator::kMaxOperands> stride_buffer;  // ndim strides per operand
   auto add_layout = [&](const TensorBase& t) {
@@ -183,31 +202,34 @@ TensorIterator TensorIteratorConfig::build() {
     }
   };
   for (const TensorBase* t : outputs_)
-    if (t->defined() && t->sizes() == shape_ref) add_layout(*t);
+    if (t->defined() && t->sizes() == shape) add_layout(*t);
   for (const TensorBase* t : inputs_) add_layout(*t);
   SmallVector<IntArrayRef, TensorIterator::kMaxOperands> operand_strides;
   for (size_t begin = 0; ndim > 0 && begin < stride_buffer.size(); begin += ndim)
     operand_strides.push_back(IntArrayRef(stride_buffer.data() + begin, ndim));
-  const DimVector order =
-      memory_order(shape_ref, ArrayRef<IntArrayRef>(operand_strides.data(), operand_strides.size()));
-  bool row_major = true;
-  for (int k = 0; k < ndim; ++k) row_major = row_major && order[k] == ndim - 1 - k;
+  Layout layout;
+  layout.order = memory_order(shape, ArrayRef<IntArrayRef>(operand_strides.data(), operand_strides.size()));
+  for (int k = 0; k < ndim; ++k) layout.row_major = layout.row_major && layout.order[k] == ndim - 1 - k;
   // New outputs are dense in that order; inputs that all share one dense layout give it exactly,
   // strides of size-1 dims included (PyTorch's non-overlapping-and-dense fast setup).
-  DimVector out_strides;
-  if (!row_major) {
+  if (!layout.row_major) {
     const TensorBase* first = inputs_.empty() ? nullptr : inputs_[0];
-    bool same_layout = first && first->sizes() == shape_ref &&
-                       is_non_overlapping_and_dense(first->sizes(), first->strides());
-    for (const TensorBase* t : inputs_)
-      same_layout = same_layout && t->sizes() == shape_ref && t->strides() == first->strides();
-    out_strides = same_layout ? to_dim_vector(first->strides()) : dense_strides(shape_ref, order);
+    bool same_layout =
+        first && first->sizes() == shape && is_non_overlapping_and_dense(first->sizes(), first->strides());
+    for (const TensorBase* t : inputs_) same_layout = same_layout && t->sizes() == shape && t->strides() == first->strides();
+    layout.out_strides = same_layout ? to_dim_vector(first->strides()) : dense_strides(shape, layout.order);
   }
-  auto new_output = [&](ScalarType dtype) {
-    return TensorBase(row_major ? TensorImpl::empty(shape_ref, dtype, it.device_)
-                            : TensorImpl::empty_strided(shape_ref, out_strides, dtype, it.device_));
-  };
+  return layout;
+}
 
+// Outputs: allocated where undefined, resized from empty (out=), or checked (shape, dtype, overlap with
+// the inputs), all before any of them changes; an output of another dtype gets a result to cast into it.
+void TensorIteratorConfig::add_outputs(TensorIterator& it, IntArrayRef shape, const Layout& layout) const {
+  const ScalarType common = it.common_dtype_, compute_out = output_dtype_.value_or(common);
+  auto new_output = [&](ScalarType dtype) {
+    return TensorBase(layout.row_major ? TensorImpl::empty(shape, dtype, it.device_)
+                                       : TensorImpl::empty_strided(shape, layout.out_strides, dtype, it.device_));
+  };
   for (const TensorBase* out_ptr : outputs_) {
     const TensorBase& out = *out_ptr;
     TensorIterator::Operand op;
@@ -215,8 +237,8 @@ TensorIterator TensorIteratorConfig::build() {
     if (!out.defined()) {
       op.owned = new_output(compute_out);
     } else {
-      MT_CHECK(out.sizes() == shape_ref || (resize_outputs_ && out.numel() == 0), name_, ": output with shape ",
-               out.sizes(), " doesn't match the broadcast shape ", shape_ref);
+      MT_CHECK(out.sizes() == shape || (resize_outputs_ && out.numel() == 0), name_, ": output with shape ",
+               out.sizes(), " doesn't match the broadcast shape ", shape);
       if (same_dtype_) {
         MT_CHECK_TYPE(out.dtype() == common, name_, ": expected the output to have dtype ", common, " but got ",
                       out.dtype());
@@ -229,10 +251,10 @@ TensorIterator TensorIteratorConfig::build() {
         for (const TensorBase* in : inputs_) check_no_partial_overlap(out, *in);
       }
       // Only now that every check passed may the output change.
-      if (!(out.sizes() == shape_ref)) {
+      if (!(out.sizes() == shape)) {
         TensorImpl* impl = out.unsafeGetTensorImpl();
-        impl->resize_(shape_ref);
-        if (!row_major) impl->set_sizes_and_strides(shape_ref, out_strides, impl->storage_offset());
+        impl->resize_(shape);
+        if (!layout.row_major) impl->set_sizes_and_strides(shape, layout.out_strides, impl->storage_offset());
       }
       if (written_directly) {
         op.borrowed = out_ptr;
@@ -244,18 +266,16 @@ TensorIterator TensorIteratorConfig::build() {
     it.operands_.push_back(std::move(op));
   }
   it.num_outputs_ = static_cast<int>(outputs_.size());
+}
+
+// Inputs, converted to the common dtype where the op promotes them.
+void TensorIteratorConfig::add_inputs(TensorIterator& it) const {
   for (const TensorBase* in : inputs_) {
     TensorIterator::Operand op;
     op.borrowed = in;
-    if (promote_inputs_ && in->dtype() != common) op.owned = converted_copy(*in, common);
+    if (promote_inputs_ && in->dtype() != it.common_dtype_) op.owned = converted_copy(*in, it.common_dtype_);
     it.operands_.push_back(std::move(op));
   }
-
-  it.numel_ = 1;
-  for (int64_t s : shape) it.numel_ *= s;
-  it.shape_ = shape;
-  it.compute_strides_and_coalesce(order);
-  return it;
 }
 
 // --- shapes and strides ---------------------------------------------------------------------------------

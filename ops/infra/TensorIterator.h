@@ -125,7 +125,23 @@ class TensorIteratorConfig {
   TensorIterator build();
 
  private:
+  // build()'s steps, in order. The common case (inputs of one shape and dtype, contiguous) takes the
+  // first alone.
   bool try_fast_setup(TensorIterator& it) const;
+  Device compute_device() const;
+  SmallVector<int64_t, 5> compute_shape() const;
+  ScalarType compute_common_dtype() const;
+  // The order the loop walks the dims in (innermost first), and the strides of new outputs in that
+  // order (none where it is row-major).
+  struct Layout {
+    SmallVector<int64_t, 6> order;
+    bool row_major = true;
+    SmallVector<int64_t, 6> out_strides;
+  };
+  Layout compute_layout(IntArrayRef shape) const;
+  void add_outputs(TensorIterator& it, IntArrayRef shape, const Layout& layout) const;
+  void add_inputs(TensorIterator& it) const;
+
   SmallVector<const TensorBase*, TensorIterator::kMaxOperands> outputs_, inputs_;
   bool promote_inputs_ = false;
   bool int_to_float_ = false;
