@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages microtorch needs, only those that are missing (needs root for apt-get).
 set -euo pipefail
-packages=(g++ cmake ninja-build ccache libeigen3-dev libgtest-dev libbenchmark-dev libopenblas-dev libdnnl-dev)
+packages=(g++ cmake ninja-build ccache libeigen3-dev libgtest-dev libbenchmark-dev libopenblas-dev libdnnl-dev
+  zlib1g-dev dataset-fashion-mnist)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

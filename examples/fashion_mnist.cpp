@@ -1,0 +1,130 @@
+// Trains the MLP 784-256-128-10 (ReLU, Adam at 1e-3, batch 64) on Fashion-MNIST, the same run as
+// ../shared/yardstick/fashion_mnist.cpp does in libtorch: a progress bar per epoch with loss, accuracy and
+// samples/s, the test accuracy after each epoch, then one machine-readable RESULT line. The data folder
+// defaults to where Debian's dataset-fashion-mnist puts the files.
+//
+//   ./fashion_mnist [mlp] [epochs=2] [cpu|cuda] [data dir]
+//
+// (The CNN of the yardstick needs Conv2d and MaxPool2d, which the library does not have yet.)
+#include <microtorch/microtorch.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "ops/infra/Parallel.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace data = mt::data;
+
+constexpr int64_t kBatch = 64;
+// Fashion-MNIST's pixel mean and standard deviation (of the training images, scaled to [0, 1]).
+constexpr double kMean = 0.2860, kStd = 0.3530;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+void print_progress(int epoch, int epochs, int64_t step, int64_t steps, double loss, double acc, double samples_per_s) {
+  constexpr int kWidth = 30;
+  const int filled = static_cast<int>(kWidth * step / steps);
+  std::printf("\repoch %d/%d [%s%s] loss %.4f  acc %5.1f%%  %6.0f samples/s", epoch, epochs,
+              std::string(filled, '#').c_str(), std::string(kWidth - filled, '.').c_str(), loss, 100 * acc,
+              samples_per_s);
+  std::fflush(stdout);
+}
+
+// The fraction of `loader`'s examples the model classifies right; the images are flattened first.
+double test_accuracy(mt::nn::Sequential& model, data::DataLoader& loader, const mt::Device& device) {
+  const mt::InferenceMode inference;
+  int64_t correct = 0, seen = 0;
+  for (const data::Example& b : loader) {
+    const mt::Tensor logits = model.forward(b.data.reshape({b.data.size(0), -1}).to(device));
+    correct += logits.argmax(1).eq(b.target.to(device)).sum().item<int64_t>();
+    seen += b.target.size(0);
+  }
+  return static_cast<double>(correct) / static_cast<double>(seen);
+}
+
+int run(int argc, char** argv) {
+  const std::string model_name = argc > 1 ? argv[1] : "mlp";
+  const int epochs = argc > 2 ? std::atoi(argv[2]) : 2;
+  const mt::Device device(argc > 3 ? argv[3] : "cpu");
+  const std::string root = argc > 4 ? argv[4] : data::datasets::kFashionMnistDir;
+  if (model_name != "mlp" || epochs < 1) {
+    std::fprintf(stderr, "usage: %s [mlp] [epochs=2] [cpu|cuda] [data dir]%s\n", argv[0],
+                 model_name == "cnn" ? " (the CNN needs Conv2d and MaxPool2d, which are not built yet)" : "");
+    return 2;
+  }
+  if (!std::filesystem::exists(root)) {
+    std::fprintf(stderr, "no Fashion-MNIST data in '%s': apt-get install dataset-fashion-mnist, or give the folder "
+                 "that holds its four IDX files\n", root.c_str());
+    return 1;
+  }
+
+  mt::manual_seed(0);  // the weights' initialisation and the shuffle
+  const auto load_start = Clock::now();
+  const auto train = std::make_shared<data::datasets::MNIST>(root, data::datasets::Mode::Train);
+  const auto test = std::make_shared<data::datasets::MNIST>(root, data::datasets::Mode::Test);
+  const data::transforms::Transform normalize =
+      data::transforms::Compose({data::transforms::ConvertImageDtype(), data::transforms::Normalize({kMean}, {kStd})});
+  data::DataLoader train_loader(train, {.batch_size = kBatch, .shuffle = true, .transform = normalize});
+  data::DataLoader test_loader(test, {.batch_size = kBatch, .transform = normalize});
+  std::printf("Fashion-MNIST from %s: %lld training and %lld test images, read in %.2f s; on %s\n", root.c_str(),
+              static_cast<long long>(train->size()), static_cast<long long>(test->size()), since(load_start),
+              device.str().c_str());
+
+  auto model = std::make_shared<mt::nn::Sequential>(
+      std::make_shared<mt::nn::Linear>(784, 256), std::make_shared<mt::nn::ReLU>(),
+      std::make_shared<mt::nn::Linear>(256, 128), std::make_shared<mt::nn::ReLU>(),
+      std::make_shared<mt::nn::Linear>(128, 10));
+  model->to(device);
+  mt::optim::Adam adam(model->parameters(), {.lr = 1e-3});
+
+  double epoch_sum = 0, accuracy = 0;
+  const int64_t steps = train_loader.size();
+  for (int epoch = 1; epoch <= epochs; ++epoch) {
+    model->train();
+    const auto start = Clock::now();
+    double loss_sum = 0, correct = 0;
+    int64_t step = 0, seen = 0;
+    for (const data::Example& b : train_loader) {
+      const mt::Tensor x = b.data.reshape({b.data.size(0), -1}).to(device), y = b.target.to(device);
+      adam.zero_grad();
+      const mt::Tensor logits = model->forward(x);
+      const mt::Tensor loss = mt::cross_entropy_loss(logits, y);
+      loss.backward();
+      adam.step();
+      loss_sum += loss.item<double>() * static_cast<double>(x.size(0));
+      correct += static_cast<double>(logits.detach().argmax(1).eq(y).sum().item<int64_t>());
+      seen += x.size(0);
+      if (++step % 50 == 0 || step == steps)
+        print_progress(epoch, epochs, step, steps, loss_sum / seen, correct / seen, seen / since(start));
+    }
+    const double epoch_s = since(start);
+    epoch_sum += epoch_s;
+    model->eval();
+    accuracy = test_accuracy(*model, test_loader, device);
+    std::printf("\n  %.2f s, test accuracy %.2f%%\n", epoch_s, 100 * accuracy);
+  }
+  std::printf("RESULT model=%s epochs=%d batch=%lld threads=%d device=%s epoch_s=%.3f test_acc=%.4f\n",
+              model_name.c_str(), epochs, static_cast<long long>(kBatch), mt::get_num_threads(), device.str().c_str(),
+              epoch_sum / epochs, accuracy);
+  return 0;
+}
+
+}  // namespace
+
+// A bad argument, a device that is not there or a broken data file ends the program with the library's
+// message.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const mt::Error& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+}
