@@ -37,12 +37,12 @@ void print_progress(int epoch, int epochs, int64_t step, int64_t steps, double l
   std::fflush(stdout);
 }
 
-// The fraction of `loader`'s examples the model classifies right; the images are flattened first.
+// The fraction of `loader`'s examples the model classifies right.
 double test_accuracy(mt::nn::Sequential& model, data::DataLoader& loader, const mt::Device& device) {
   const mt::InferenceMode inference;
   int64_t correct = 0, seen = 0;
   for (const data::Example& b : loader) {
-    const mt::Tensor logits = model.forward(b.data.reshape({b.data.size(0), -1}).to(device));
+    const mt::Tensor logits = model.forward(b.data.to(device));
     correct += logits.argmax(1).eq(b.target.to(device)).sum().item<int64_t>();
     seen += b.target.size(0);
   }
@@ -78,7 +78,7 @@ int run(int argc, char** argv) {
               device.str().c_str());
 
   auto model = std::make_shared<mt::nn::Sequential>(
-      std::make_shared<mt::nn::Linear>(784, 256), std::make_shared<mt::nn::ReLU>(),
+      std::make_shared<mt::nn::Flatten>(), std::make_shared<mt::nn::Linear>(784, 256), std::make_shared<mt::nn::ReLU>(),
       std::make_shared<mt::nn::Linear>(256, 128), std::make_shared<mt::nn::ReLU>(),
       std::make_shared<mt::nn::Linear>(128, 10));
   model->to(device);
@@ -92,7 +92,7 @@ int run(int argc, char** argv) {
     double loss_sum = 0, correct = 0;
     int64_t step = 0, seen = 0;
     for (const data::Example& b : train_loader) {
-      const mt::Tensor x = b.data.reshape({b.data.size(0), -1}).to(device), y = b.target.to(device);
+      const mt::Tensor x = b.data.to(device), y = b.target.to(device);
       adam.zero_grad();
       const mt::Tensor logits = model->forward(x);
       const mt::Tensor loss = mt::cross_entropy_loss(logits, y);

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "ops/Factories.h"
+#include "ops/api/flatten.h"
 #include "ops/api/linear.h"
 #include "ops/api/rand.h"
 
@@ -40,6 +41,14 @@ std::string Linear::extra_repr() const {
   ss << "in_features=" << in_features_ << ", out_features=" << out_features_
      << ", bias=" << (bias.defined() ? "true" : "false");
   return ss.str();
+}
+
+Flatten::Flatten(int64_t start_dim, int64_t end_dim) : start_dim_(start_dim), end_dim_(end_dim) {}
+
+Tensor Flatten::forward(const Tensor& input) const { return mt::flatten(input, start_dim_, end_dim_); }
+
+std::string Flatten::extra_repr() const {
+  return "start_dim=" + std::to_string(start_dim_) + ", end_dim=" + std::to_string(end_dim_);
 }
 
 }  // namespace mt::nn

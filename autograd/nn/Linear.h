@@ -1,5 +1,6 @@
 #pragma once
-// mt::nn::Linear: y = x W^T + b, with PyTorch's default initialisation.
+// mt::nn::Linear: y = x W^T + b, with PyTorch's default initialisation; and the parameterless layers
+// libtorch keeps beside it, Identity and Flatten.
 #include <cstdint>
 
 #include "autograd/nn/Module.h"
@@ -29,6 +30,25 @@ class Linear : public Module {
  private:
   int64_t in_features_;
   int64_t out_features_;
+};
+
+// Returns its input (a placeholder where an architecture has a layer to leave out).
+class Identity : public Module {
+ public:
+  Tensor forward(const Tensor& input) const { return input; }
+  std::string name() const override { return "Identity"; }
+};
+
+// Flattens dims start_dim..end_dim into one (by default all but the batch dim): [N, C, H, W] -> [N, C*H*W].
+class Flatten : public Module {
+ public:
+  explicit Flatten(int64_t start_dim = 1, int64_t end_dim = -1);
+  Tensor forward(const Tensor& input) const;
+  std::string name() const override { return "Flatten"; }
+  std::string extra_repr() const override;
+
+ private:
+  int64_t start_dim_, end_dim_;
 };
 
 }  // namespace mt::nn
