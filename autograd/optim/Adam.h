@@ -38,6 +38,8 @@ class Adam : public Optimizer {
  public:
   Adam(std::vector<Tensor> params, AdamOptions options = {});
   void step() override;
+  double lr() const override { return options_.lr; }
+  void set_lr(double lr) override { options_.lr = lr; }
   // Read or change the options between steps (e.g. a learning-rate schedule); not re-validated.
   AdamOptions& options() { return options_; }
 

@@ -2,6 +2,7 @@
 // mt::optim::Optimizer: the base of SGD and Adam, as torch::optim::Optimizer with a single parameter
 // group. It holds the parameters it updates; step() reads their .grad and changes them in place under
 // no_grad (so a model's tensors keep their identity), and skips parameters whose .grad is undefined.
+#include <optional>
 #include <vector>
 
 #include "tensor/Tensor.h"
@@ -22,6 +23,13 @@ class Optimizer {
   void zero_grad(bool set_to_none = true);
 
   const std::vector<Tensor>& parameters() const { return params_; }
+
+  // The learning rate, which schedulers (optim/LRScheduler.h) read and set between steps. `initial_lr`
+  // is the one the first scheduler attached found, as PyTorch's param_group["initial_lr"]: every
+  // scheduler on this optimizer scales that one.
+  virtual double lr() const = 0;
+  virtual void set_lr(double lr) = 0;
+  std::optional<double> initial_lr;
 
  protected:
   std::vector<Tensor> params_;

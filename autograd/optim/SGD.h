@@ -26,6 +26,8 @@ class SGD : public Optimizer {
  public:
   SGD(std::vector<Tensor> params, SGDOptions options);
   void step() override;
+  double lr() const override { return options_.lr; }
+  void set_lr(double lr) override { options_.lr = lr; }
   // Read or change the options between steps (e.g. a learning-rate schedule); not re-validated.
   SGDOptions& options() { return options_; }
 

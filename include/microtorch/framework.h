@@ -40,6 +40,7 @@
 #include "autograd/nn/Sequential.h"
 #include "autograd/nn/Serialize.h"
 #include "autograd/optim/Adam.h"
+#include "autograd/optim/LRScheduler.h"
 #include "autograd/optim/SGD.h"
 #include "functorch/Grad.h"
 #include "functorch/autocast/AutocastMode.h"

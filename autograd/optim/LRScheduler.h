@@ -1,0 +1,126 @@
+#pragma once
+// Learning-rate schedules, as torch.optim.lr_scheduler: a scheduler attached to an optimizer sets its
+// learning rate at construction (epoch 0) and at each step() (epoch 1, 2, ...), from the optimizer's
+// initial learning rate (base_lr) by the schedule's closed form:
+//
+//   mt::optim::Adam adam(model->parameters(), {.lr = 1e-3});
+//   mt::optim::StepLR schedule(adam, /*step_size=*/30, /*gamma=*/0.1);
+//   for (int epoch = 0; epoch < 90; ++epoch) { train(adam); schedule.step(); }
+//
+// Warmup: SequentialLR(opt, {LinearLR(opt, 0.1, 1, 5), CosineAnnealingLR(opt, 95)}, {5}).
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "autograd/optim/Optimizer.h"
+
+namespace mt::optim {
+
+class LRScheduler {
+ public:
+  explicit LRScheduler(Optimizer& optimizer);
+  virtual ~LRScheduler() = default;
+  LRScheduler(const LRScheduler&) = delete;
+  LRScheduler& operator=(const LRScheduler&) = delete;
+
+  // Moves to the next epoch and sets the optimizer's learning rate for it.
+  virtual void step();
+  // The learning rate the last step set (PyTorch's get_last_lr(), of the one parameter group).
+  double get_last_lr() const { return last_lr_; }
+  int64_t last_epoch() const { return last_epoch_; }
+  double base_lr() const { return base_lr_; }
+  const Optimizer& optimizer() const { return optimizer_; }
+
+  // The schedule: the learning rate at `epoch`, from base_lr.
+  virtual double lr_at(int64_t epoch) const = 0;
+
+ protected:
+  // Epoch 0: what PyTorch's constructor does (its _initial_step). Subclasses call it last in theirs.
+  void initial_step();
+
+ private:
+  Optimizer& optimizer_;
+  double base_lr_;
+  int64_t last_epoch_ = -1;
+  double last_lr_ = 0;
+};
+
+// base_lr * gamma^(epoch / step_size), the division rounding down.
+class StepLR : public LRScheduler {
+ public:
+  StepLR(Optimizer& optimizer, int64_t step_size, double gamma = 0.1);
+  double lr_at(int64_t epoch) const override;
+
+ private:
+  int64_t step_size_;
+  double gamma_;
+};
+
+// base_lr * gamma^(number of milestones <= epoch); milestones increasing.
+class MultiStepLR : public LRScheduler {
+ public:
+  MultiStepLR(Optimizer& optimizer, std::vector<int64_t> milestones, double gamma = 0.1);
+  double lr_at(int64_t epoch) const override;
+
+ private:
+  std::vector<int64_t> milestones_;
+  double gamma_;
+};
+
+// base_lr * gamma^epoch.
+class ExponentialLR : public LRScheduler {
+ public:
+  ExponentialLR(Optimizer& optimizer, double gamma);
+  double lr_at(int64_t epoch) const override;
+
+ private:
+  double gamma_;
+};
+
+// eta_min + (base_lr - eta_min) (1 + cos(pi epoch / T_max)) / 2.
+class CosineAnnealingLR : public LRScheduler {
+ public:
+  CosineAnnealingLR(Optimizer& optimizer, int64_t T_max, double eta_min = 0);
+  double lr_at(int64_t epoch) const override;
+
+ private:
+  int64_t T_max_;
+  double eta_min_;
+};
+
+// base_lr * lr_lambda(epoch).
+class LambdaLR : public LRScheduler {
+ public:
+  LambdaLR(Optimizer& optimizer, std::function<double(int64_t)> lr_lambda);
+  double lr_at(int64_t epoch) const override;
+
+ private:
+  std::function<double(int64_t)> lr_lambda_;
+};
+
+// base_lr times a factor going linearly from start_factor to end_factor over total_iters epochs, then
+// end_factor (a warmup, in a SequentialLR).
+class LinearLR : public LRScheduler {
+ public:
+  LinearLR(Optimizer& optimizer, double start_factor = 1.0 / 3, double end_factor = 1, int64_t total_iters = 5);
+  double lr_at(int64_t epoch) const override;
+
+ private:
+  double start_factor_, end_factor_;
+  int64_t total_iters_;
+};
+
+// The schedulers in turn: schedulers[i] takes over at milestones[i - 1], from its own epoch 0. They must be
+// attached to `optimizer`; the sequence owns them and steps in their place.
+class SequentialLR : public LRScheduler {
+ public:
+  SequentialLR(Optimizer& optimizer, std::vector<std::unique_ptr<LRScheduler>> schedulers,
+               std::vector<int64_t> milestones);
+  double lr_at(int64_t epoch) const override;
+
+ private:
+  std::vector<std::unique_ptr<LRScheduler>> schedulers_;
+  std::vector<int64_t> milestones_;
+};
+
+}  // namespace mt::optim
