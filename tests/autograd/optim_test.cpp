@@ -1,6 +1,7 @@
-// mt::optim: SGD (plain, momentum with dampening, Nesterov, weight decay) and Adam / AdamW (with and
-// without amsgrad), each run for three steps on gradients from a real backward and compared with a
-// naive double-precision re-implementation of PyTorch's update formulas; skipped parameters; the
+// mt::optim: SGD (plain, momentum with dampening, Nesterov, weight decay), Adam / AdamW (with and
+// without amsgrad), RMSprop (momentum, centered) and Adagrad (lr decay, initial accumulator), each run
+// for three steps on gradients from a real backward and compared with a naive double-precision
+// re-implementation of PyTorch's update formulas; skipped parameters; the
 // option errors; and a small training run whose loss must drop.
 #include <gtest/gtest.h>
 #include <microtorch/framework.h>
@@ -172,6 +173,61 @@ TEST(OptimAdam, Float32ParametersFollowTheReferenceClosely) {
   }
 }
 
+// PyTorch's RMSprop, one element at a time.
+std::vector<Vec> rmsprop_reference(double lr, double alpha, double eps, double wd, double momentum, bool centered) {
+  Vec p = kStart, v(3, 0), a(3, 0), b(3, 0);
+  std::vector<Vec> out;
+  for (int k = 0; k < 3; ++k) {
+    const Vec grad = grad_at(p, k);
+    for (size_t i = 0; i < p.size(); ++i) {
+      const double g = grad[i] + wd * p[i];
+      v[i] = alpha * v[i] + (1 - alpha) * g * g;
+      a[i] = alpha * a[i] + (1 - alpha) * g;
+      const double d = g / (std::sqrt(centered ? v[i] - a[i] * a[i] : v[i]) + eps);
+      b[i] = momentum * b[i] + d;
+      p[i] -= lr * (momentum > 0 ? b[i] : d);
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+// PyTorch's Adagrad, one element at a time.
+std::vector<Vec> adagrad_reference(double lr, double lr_decay, double wd, double init, double eps) {
+  Vec p = kStart, sum(3, init);
+  std::vector<Vec> out;
+  for (int t = 1; t <= 3; ++t) {
+    const Vec grad = grad_at(p, t - 1);
+    const double clr = lr / (1 + (t - 1) * lr_decay);
+    for (size_t i = 0; i < p.size(); ++i) {
+      const double g = grad[i] + wd * p[i];
+      sum[i] += g * g;
+      p[i] -= clr * g / (std::sqrt(sum[i]) + eps);
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+TEST(OptimRMSprop, StepsMatchTheReference) {
+  using mt::optim::RMSprop, mt::optim::RMSpropOptions;
+  expect_near(run(maker<RMSprop>(RMSpropOptions{.lr = 0.01})), rmsprop_reference(0.01, 0.99, 1e-8, 0, 0, false));
+  expect_near(run(maker<RMSprop>(RMSpropOptions{.lr = 0.05, .alpha = 0.9, .weight_decay = 0.1})),
+              rmsprop_reference(0.05, 0.9, 1e-8, 0.1, 0, false));
+  expect_near(run(maker<RMSprop>(RMSpropOptions{.lr = 0.02, .momentum = 0.8})),
+              rmsprop_reference(0.02, 0.99, 1e-8, 0, 0.8, false));
+  expect_near(run(maker<RMSprop>(RMSpropOptions{.lr = 0.02, .alpha = 0.5, .eps = 1e-3, .momentum = 0.5, .centered = true})),
+              rmsprop_reference(0.02, 0.5, 1e-3, 0, 0.5, true));
+}
+
+TEST(OptimAdagrad, StepsMatchTheReference) {
+  using mt::optim::Adagrad, mt::optim::AdagradOptions;
+  expect_near(run(maker<Adagrad>(AdagradOptions{.lr = 0.1})), adagrad_reference(0.1, 0, 0, 0, 1e-10));
+  expect_near(run(maker<Adagrad>(AdagradOptions{.lr = 0.1, .lr_decay = 0.5, .weight_decay = 0.2,
+                                                .initial_accumulator_value = 0.3, .eps = 1e-3})),
+              adagrad_reference(0.1, 0.5, 0.2, 0.3, 1e-3));
+}
+
 TEST(Optim, ParametersWithoutAGradientAreSkipped) {
   const Tensor used = mt::tensor(Vec{1.0, 2.0}, mt::kFloat64).requires_grad_();
   const Tensor unused = mt::tensor(Vec{3.0, 4.0}, mt::kFloat64).requires_grad_();
@@ -244,6 +300,12 @@ TEST(Optim, InvalidOptionsAreRejectedInPyTorchsWords) {
             "Invalid beta parameter at index 1: -0.1");
   EXPECT_EQ(message_of<mt::ValueError>([&] { AdamW(ps, {.weight_decay = -0.01}); }),
             "Invalid weight_decay value: -0.01");
+  using mt::optim::Adagrad, mt::optim::RMSprop;
+  EXPECT_EQ(message_of<mt::ValueError>([&] { RMSprop(ps, {.alpha = -0.1}); }), "Invalid alpha value: -0.1");
+  EXPECT_EQ(message_of<mt::ValueError>([&] { RMSprop(ps, {.momentum = -1}); }), "Invalid momentum value: -1");
+  EXPECT_EQ(message_of<mt::ValueError>([&] { Adagrad(ps, {.lr_decay = -1}); }), "Invalid lr_decay value: -1");
+  EXPECT_EQ(message_of<mt::ValueError>([&] { Adagrad(ps, {.initial_accumulator_value = -1}); }),
+            "Invalid initial_accumulator_value value: -1");
   EXPECT_EQ(message_of<mt::ValueError>([&] { SGD({}, {.lr = 0.1}); }), "optimizer got an empty parameter list");
   const Tensor non_leaf = ps[0] * 2.0;
   EXPECT_EQ(message_of<mt::ValueError>([&] { Adam({non_leaf}); }), "can't optimize a non-leaf Tensor");

@@ -1,0 +1,53 @@
+#include "autograd/optim/Adagrad.h"
+
+#include "autograd/GradMode.h"
+#include "ops/Factories.h"
+#include "ops/api/add.h"
+#include "ops/api/div.h"
+#include "ops/api/mul.h"
+#include "ops/api/sqrt.h"
+#include "tensor/Error.h"
+
+namespace mt::optim {
+
+Adagrad::Adagrad(std::vector<Tensor> params, AdagradOptions options)
+    : Optimizer(std::move(params)), options_(options), state_(params_.size()) {
+  MT_CHECK_VALUE(options.lr >= 0, "Invalid learning rate: ", options.lr);
+  MT_CHECK_VALUE(options.lr_decay >= 0, "Invalid lr_decay value: ", options.lr_decay);
+  MT_CHECK_VALUE(options.weight_decay >= 0, "Invalid weight_decay value: ", options.weight_decay);
+  MT_CHECK_VALUE(options.initial_accumulator_value >= 0, "Invalid initial_accumulator_value value: ",
+                 options.initial_accumulator_value);
+  MT_CHECK_VALUE(options.eps >= 0, "Invalid epsilon value: ", options.eps);
+}
+
+// All in place on the parameter and its state; the first step allocates the state, later ones nothing.
+void Adagrad::step() {
+  NoGradGuard no_grad;
+  const auto& o = options_;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    Tensor& p = params_[i];
+    const Tensor& grad = p.grad();
+    if (!grad.defined()) continue;
+    ParamState& s = state_[i];
+    if (s.step == 0) {
+      s.sum = mt::full_like(p, o.initial_accumulator_value);
+      s.scratch = mt::empty_like(p);
+      s.denom = mt::empty_like(p);
+    }
+    ++s.step;
+    const Tensor* g = &grad;
+    if (o.weight_decay != 0) {
+      mt::add_out(s.scratch, grad, p, o.weight_decay);
+      g = &s.scratch;
+    }
+    const double clr = o.lr / (1 + static_cast<double>(s.step - 1) * o.lr_decay);
+    mt::mul_out(s.denom, *g, *g);
+    s.sum.add_(s.denom);
+    mt::sqrt_out(s.denom, s.sum);
+    s.denom.add_(o.eps);
+    mt::div_out(s.denom, *g, s.denom);
+    p.add_(s.denom, -clr);
+  }
+}
+
+}  // namespace mt::optim

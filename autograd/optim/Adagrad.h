@@ -1,0 +1,42 @@
+#pragma once
+// mt::optim::Adagrad, following PyTorch's update rule exactly (t counts each parameter's steps):
+//   g = grad + weight_decay * p
+//   s = s + g^2                                    (s starts at initial_accumulator_value)
+//   p -= lr / (1 + (t - 1) * lr_decay) * g / (sqrt(s) + eps)
+#include <cstdint>
+#include <vector>
+
+#include "autograd/optim/Optimizer.h"
+
+namespace mt::optim {
+
+struct AdagradOptions {
+  double lr = 1e-2;
+  double lr_decay = 0;
+  double weight_decay = 0;
+  double initial_accumulator_value = 0;
+  double eps = 1e-10;
+};
+
+class Adagrad : public Optimizer {
+ public:
+  Adagrad(std::vector<Tensor> params, AdagradOptions options = {});
+  void step() override;
+  double lr() const override { return options_.lr; }
+  void set_lr(double lr) override { options_.lr = lr; }
+  // Read or change the options between steps; not re-validated.
+  AdagradOptions& options() { return options_; }
+
+ private:
+  struct ParamState {
+    int64_t step = 0;
+    Tensor sum;      // s
+    Tensor scratch;  // g with weight decay
+    Tensor denom;    // g^2, then the denominator, then the update
+  };
+
+  AdagradOptions options_;
+  std::vector<ParamState> state_;
+};
+
+}  // namespace mt::optim
