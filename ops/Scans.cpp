@@ -5,6 +5,7 @@
 #include "dispatch/Library.h"
 #include "ops/Copy.h"
 #include "ops/Factories.h"
+#include "ops/api/clone.h"
 #include "ops/api/cumprod.h"
 #include "ops/api/cumsum.h"
 #include "ops/api/empty_like.h"
@@ -66,8 +67,10 @@ void register_kernels(Library& m) {
 Tensor& cumsum__composite(Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   return self.copy_(mt::cumsum(self, dim, dtype));
 }
+// cumprod's derivative reads its input, which the copy then overwrites: where autograd may record it, the
+// product is taken of a copy (PyTorch's in-place derivatives keep such an "original self" the same way).
 Tensor& cumprod__composite(Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
-  return self.copy_(mt::cumprod(self, dim, dtype));
+  return self.copy_(mt::cumprod(self.requires_grad() ? self.clone() : self, dim, dtype));
 }
 
 }  // namespace

@@ -96,10 +96,26 @@ struct ReductionOpInfo {
 
 const std::vector<ReductionOpInfo>& reduction_ops();
 
+// A scan along one dim, y[i] = step(y[i - 1], x[i]) from y[0] = x[0] (cumsum, cummax), and its forms.
+struct ScanOpInfo {
+  std::string name;  // the operator's name, as registered ("cumsum")
+  std::function<Tensor(const Tensor&, int64_t)> op;  // the values (cummax's first result)
+  std::function<Tensor&(Tensor&, int64_t)> inplace = {};  // empty where PyTorch has no in-place form
+  double (*step)(double, double);  // the reference's running combination, in double
+  double lo = -2, hi = 2;  // samples are drawn from (lo, hi)
+  // Integer and bool inputs: scanned in int64 (cumsum, cumprod), kept (cummax), or refused
+  // (logcumsumexp).
+  Integers integers = Integers::refused;
+  std::optional<mt::autocast::CastPolicy> cuda_autocast = std::nullopt;
+};
+
+const std::vector<ScanOpInfo>& scan_ops();
+
 // gtest prints a parameter that fails by its name, not its bytes.
 inline void PrintTo(const UnaryOpInfo& row, std::ostream* os) { *os << row.name; }
 inline void PrintTo(const BinaryOpInfo& row, std::ostream* os) { *os << row.name; }
 inline void PrintTo(const ReductionOpInfo& row, std::ostream* os) { *os << row.name; }
+inline void PrintTo(const ScanOpInfo& row, std::ostream* os) { *os << row.name; }
 
 // Test names: gtest allows letters, digits and underscores.
 inline std::string row_name(const std::string& name) {
