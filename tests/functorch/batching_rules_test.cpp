@@ -490,42 +490,6 @@ TEST_F(BatchingRules, WhatTheUnbatchedOpRefusesGivesTheSameError) {
   }
 }
 
-TEST_F(BatchingRules, ViewOps) {
-  const std::vector<Fn> fns = {
-      [](const Inputs& a) { return a[0].reshape({15}); },
-      [](const Inputs& a) { return a[0].reshape({5, -1}); },
-      [](const Inputs& a) { return a[0].contiguous().view({5, 3}); },
-      [](const Inputs& a) { return a[0].transpose(0, 1); },
-      [](const Inputs& a) { return a[0].t(); },
-      [](const Inputs& a) { return a[0].permute({1, 0}); },
-      [](const Inputs& a) { return a[0].unsqueeze(0); },
-      [](const Inputs& a) { return a[0].unsqueeze(-1); },
-      [](const Inputs& a) { return a[0].unsqueeze(1).squeeze(); },
-      [](const Inputs& a) { return a[0].unsqueeze(1).squeeze(1); },
-      [](const Inputs& a) { return a[0].select(1, 2); },
-      [](const Inputs& a) { return a[0].select(-2, 0); },
-      [](const Inputs& a) { return mt::slice(a[0], 1, 1, 5, 2); },
-      [](const Inputs& a) { return a[0].narrow(0, 1, 2); },
-      [](const Inputs& a) { return a[0].unsqueeze(0).expand({2, 3, 5}); },
-      [](const Inputs& a) { return a[0].select(1, 0).unsqueeze(1).expand({-1, 4}); },
-      [](const Inputs& a) { return mt::flatten(a[0]); },
-      [](const Inputs& a) { return mt::unflatten(a[0], 1, std::vector<int64_t>{5, 1}); },
-      [](const Inputs& a) { return mt::movedim(a[0], 0, 1); },
-      [](const Inputs& a) { return mt::diagonal(a[0]); },
-      [](const Inputs& a) { return mt::stack(mt::unbind(a[0], 1), 0); },
-      [](const Inputs& a) { return mt::split(a[0], 2, 1)[1]; },
-      [](const Inputs& a) { return mt::chunk(a[0], 3, 0)[2]; },
-      [](const Inputs& a) { return mt::cat({a[0], a[0]}, 1); },
-      [](const Inputs& a) { return mt::stack({a[0], mt::zeros({3, 5})}, -1); },
-      [](const Inputs& a) { return a[0].repeat({2, 1}); },
-      [](const Inputs& a) { return a[0].repeat({2, 3, 1}); },  // more repeats than the sample's dims
-  };
-  for (size_t i = 0; i < fns.size(); ++i) {
-    SCOPED_TRACE("function " + std::to_string(i));
-    check_unary(fns[i]);
-  }
-}
-
 // as_strided views within each sample (the loop's samples are selects of a contiguous batch, so a
 // storage_offset is relative to each sample's own first element).
 TEST_F(BatchingRules, AsStridedWithinEachSample) {

@@ -2,6 +2,7 @@
 // What the OpInfo suites compare with: a dtype's epsilon, a tensor's values in double, exact sameness.
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include <microtorch/framework.h>
@@ -19,6 +20,20 @@ inline double epsilon(mt::ScalarType t) {
     default:
       return std::numeric_limits<float>::epsilon();
   }
+}
+
+// Every pair of the special values (NaN, infinities, zeros of both signs) and a few ordinary ones, as the
+// first and the second operands' values.
+inline std::pair<std::vector<double>, std::vector<double>> special_pairs() {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> specials = {nan, inf, -inf, 0.0, -0.0, 1.0, -1.0, 2.5};
+  std::pair<std::vector<double>, std::vector<double>> pairs;
+  for (double a : specials)
+    for (double b : specials) {
+      pairs.first.push_back(a);
+      pairs.second.push_back(b);
+    }
+  return pairs;
 }
 
 // A tensor's values in double precision, in row-major order.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <microtorch/framework.h>
 
 #include "functorch/autocast/AutocastMode.h"
@@ -111,17 +112,99 @@ struct ScanOpInfo {
 
 const std::vector<ScanOpInfo>& scan_ops();
 
+// A comparison or logical op z = f(x, y) of two tensors with a bool result (eq, logical_and), and its forms.
+// It compares in the operands' promoted dtype; the in-place form keeps self's dtype and out= casts into out's.
+struct ComparisonOpInfo {
+  std::string name;  // the overload of two tensors, as registered ("eq.Tensor", "logical_and")
+  std::function<Tensor(const Tensor&, const Tensor&)> op;
+  std::function<Tensor(const Tensor&, const mt::Scalar&)> scalar = {};  // empty where PyTorch has none
+  std::function<Tensor&(Tensor&, const Tensor&)> inplace;
+  std::function<Tensor&(const Tensor&, const Tensor&, Tensor&)> out;
+  bool (*reference)(double, double);  // f of the operands' values in double (IEEE: NaN compares unequal)
+};
+
+const std::vector<ComparisonOpInfo>& comparison_ops();
+
+// A shape op: each element of the result is an element of the input, picked by the op's arguments
+// (transpose, select, expand, flip). A row samples the op with fixed arguments on an input of fixed shape;
+// several rows may sample one op.
+struct ShapeOpInfo {
+  std::string name;    // the operator, as registered ("transpose.int")
+  std::string sample = {};  // the arguments, for the test's name ("0_2")
+  std::vector<int64_t> input;  // the sample's shape
+  std::function<Tensor(const Tensor&)> op;  // the op with its arguments, on a tensor of that shape
+  std::vector<int64_t> sizes;  // the result's shape
+  // The input index each result index reads: the reference, worked out from the op's definition.
+  std::function<std::vector<int64_t>(const std::vector<int64_t>&)> source;
+  bool view = true;  // the result aliases a contiguous input (false where it copies: clone, flip)
+  // It refuses an input whose strides it cannot view without a copy (view: a permuted input raises, and so
+  // does vmap with the batch dim after the first).
+  bool viewable_only = false;
+  // The op reads the input's storage by its own strides (as_strided), so a non-contiguous input reads other
+  // elements than a contiguous one with the same values.
+  bool reads_storage = false;
+};
+
+const std::vector<ShapeOpInfo>& shape_ops();
+
+// An indexing or joining op: each element of the result is the sum of the input elements that its index
+// picks (one for gather, cat or tril; self's and src's for scatter_add; none, a zero, above tril's
+// diagonal). A row samples the op with fixed indices; several rows may sample one op.
+struct IndexingOpInfo {
+  using Source = std::pair<size_t, std::vector<int64_t>>;  // (which input, the index into it)
+  std::string name;    // the operator, as registered ("scatter_add")
+  std::string sample = {};  // the arguments, for the test's name ("dim1")
+  std::vector<std::vector<int64_t>> inputs;  // the shapes of the tensors of values (self and src; cat's list)
+  // The op with its indices fixed; an index is made on the device of the first input.
+  std::function<Tensor(const std::vector<Tensor>&)> op;
+  // The in-place form, on the first input with the others as arguments; empty where PyTorch has none.
+  std::function<Tensor&(Tensor&, const std::vector<Tensor>&)> inplace = {};
+  std::vector<int64_t> sizes;  // the result's shape
+  std::function<std::vector<Source>(const std::vector<int64_t>&)> sources;  // the reference
+  std::optional<mt::autocast::CastPolicy> cpu_autocast = std::nullopt, cuda_autocast = std::nullopt;
+};
+
+const std::vector<IndexingOpInfo>& indexing_ops();
+
+// A factory: a new tensor made from its arguments and options (zeros, arange, eye, randn, ones_like), not
+// from an input's elements. A row samples it with fixed arguments.
+struct FactoryOpInfo {
+  std::string name;         // the operator, as registered ("arange.start_step")
+  std::string sample = {};  // the arguments, for the test's name
+  std::function<Tensor(const mt::TensorOptions&)> op;  // the op with its arguments fixed, given the options
+  std::vector<int64_t> sizes;  // the result's shape
+  mt::ScalarType default_dtype = mt::kFloat32;  // with no dtype in the options
+  std::vector<mt::ScalarType> dtypes;  // the dtypes the options may ask for
+  // Each element's value, by its index; empty where the values are not defined (empty) or random.
+  std::function<double(const std::vector<int64_t>&)> value = {};
+  // Random values, drawn from [lo, hi) (randn: lo = hi, unbounded), the same again after the same seed.
+  bool random = false;
+  double lo = 0, hi = 0;
+};
+
+const std::vector<FactoryOpInfo>& factory_ops();
+
 // gtest prints a parameter that fails by its name, not its bytes.
 inline void PrintTo(const UnaryOpInfo& row, std::ostream* os) { *os << row.name; }
 inline void PrintTo(const BinaryOpInfo& row, std::ostream* os) { *os << row.name; }
 inline void PrintTo(const ReductionOpInfo& row, std::ostream* os) { *os << row.name; }
 inline void PrintTo(const ScanOpInfo& row, std::ostream* os) { *os << row.name; }
+inline void PrintTo(const ComparisonOpInfo& row, std::ostream* os) { *os << row.name; }
+inline void PrintTo(const ShapeOpInfo& row, std::ostream* os) { *os << row.name << "(" << row.sample << ")"; }
+inline void PrintTo(const IndexingOpInfo& row, std::ostream* os) { *os << row.name << "(" << row.sample << ")"; }
+inline void PrintTo(const FactoryOpInfo& row, std::ostream* os) { *os << row.name << "(" << row.sample << ")"; }
 
 // Test names: gtest allows letters, digits and underscores.
 inline std::string row_name(const std::string& name) {
   std::string s;
   for (char c : name) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   return s;
+}
+
+// The test name of a row that samples its op with fixed arguments: "transpose_int_0_2".
+template <typename Row>
+std::string sampled_row_name(const ::testing::TestParamInfo<Row>& info) {
+  return row_name(info.param.name + (info.param.sample.empty() ? "" : "_" + info.param.sample));
 }
 
 }  // namespace mt_test

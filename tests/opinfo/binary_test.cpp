@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -74,14 +73,7 @@ class BinaryOpInfoTest : public ::testing::TestWithParam<BinaryOpInfo> {};
 
 TEST_P(BinaryOpInfoTest, MatchesTheDoublePrecisionReferenceInEveryFloatingDtype) {
   const BinaryOpInfo& row = GetParam();
-  constexpr double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
-  const std::vector<double> specials = {nan, inf, -inf, 0.0, -0.0, 1.0, -1.0, 2.5};
-  std::vector<double> sx, sy;  // every pair of special values
-  for (double a : specials)
-    for (double b : specials) {
-      sx.push_back(a);
-      sy.push_back(b);
-    }
+  const auto [sx, sy] = special_pairs();
   for (ScalarType dtype : {kFloat32, kFloat64, mt::kFloat16, mt::kBFloat16}) {
     // 37 pairs: the vectorised loops' full vectors and their scalar tail both run.
     const Tensor x = samples(row, false, {37}).to(dtype), y = samples(row, true, {37}).to(dtype);
