@@ -31,6 +31,7 @@
 #include "autograd/nn/Activation.h"
 #include "autograd/nn/ClipGrad.h"
 #include "autograd/nn/Containers.h"
+#include "autograd/nn/Conv.h"
 #include "autograd/nn/Dropout.h"
 #include "autograd/nn/Embedding.h"
 #include "autograd/nn/Init.h"

@@ -16,6 +16,8 @@
 #include "ops/api/binary_cross_entropy_with_logits.h"
 #include "ops/api/bmm.h"
 #include "ops/api/cat.h"
+#include "ops/api/conv1d.h"
+#include "ops/api/conv2d.h"
 #include "ops/api/cross_entropy_loss.h"
 #include "ops/api/exp.h"
 #include "ops/api/l1_loss.h"
@@ -67,6 +69,26 @@ const std::map<std::string, std::pair<std::function<Tensor()>, mt::ScalarType>>&
       {"linear",
        {[] {
           return mt::linear(f32({3, 4}), f32({5, 4}), f32({5}));
+        },
+        mt::kBFloat16}},
+      {"conv1d",
+       {[] {
+          return mt::conv1d(f32({1, 2, 5}), f32({3, 2, 3}));
+        },
+        mt::kBFloat16}},
+      {"conv1d.padding",
+       {[] {
+          return mt::conv1d(f32({1, 2, 5}), f32({3, 2, 3}), std::nullopt, 1, "same");
+        },
+        mt::kBFloat16}},
+      {"conv2d",
+       {[] {
+          return mt::conv2d(f32({1, 2, 5, 5}), f32({3, 2, 3, 3}), f32({3}));
+        },
+        mt::kBFloat16}},
+      {"conv2d.padding",
+       {[] {
+          return mt::conv2d(f32({1, 2, 5, 5}), f32({3, 2, 3, 3}), f32({3}), 1, "same");
         },
         mt::kBFloat16}},
       {"prod", {[] { return mt::prod(bf16({4})); }, mt::kFloat32}},
@@ -163,6 +185,10 @@ TEST(AutocastCUDAPolicies, TableFollowsPyTorchsCUDALists) {
       {"mv", P::lower_precision_fp},
       {"addmm", P::lower_precision_fp},
       {"linear", P::lower_precision_fp},
+      {"conv1d", P::lower_precision_fp},
+      {"conv1d.padding", P::lower_precision_fp},
+      {"conv2d", P::lower_precision_fp},
+      {"conv2d.padding", P::lower_precision_fp},
       {"exp", P::fp32},
       {"log", P::fp32},
       {"log1p", P::fp32},

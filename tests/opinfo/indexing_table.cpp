@@ -1,9 +1,13 @@
 // The rows of the indexing and joining ops. Each reference names, from the op's definition and the row's
 // fixed indices, the input elements a result element sums: gather(x, 1, [[0, 0], [2, 1]]) reads x[1, 2] at
 // [1, 0].
+#include <optional>
+
 #include "opinfo/OpInfo.h"
 #include "ops/api/cat.h"
+#include "ops/api/col2im.h"
 #include "ops/api/gather.h"
+#include "ops/api/im2col.h"
 #include "ops/api/index_select.h"
 #include "ops/api/put.h"
 #include "ops/api/scatter.h"
@@ -32,6 +36,20 @@ Tensor index_like(const Tensor& x, std::initializer_list<std::initializer_list<i
 // columns kScatter[i] of self's row i.
 constexpr int64_t kScatter[2][2] = {{0, 2}, {1, 0}};
 constexpr int64_t kScatterAdd[2][2] = {{0, 0}, {2, 0}};  // repeated columns sum
+
+// im2col's sliding blocks over images of kHeight x kWidth: a 2 x 2 kernel with dilation (1, 2), padding
+// (1, 0) and stride (2, 1) gives 2 x 2 blocks.
+constexpr int64_t kHeight = 3, kWidth = 4, kBlocksH = 2, kBlocksW = 2;
+constexpr int64_t kKernel[] = {2, 2}, kDilation[] = {1, 2}, kPadding[] = {1, 0}, kStride[] = {2, 1};
+
+// The image element [c, r, x] that column element [row, block] holds, or none in the padding.
+std::optional<Index> im2col_source(int64_t row, int64_t block) {
+  const int64_t c = row / (kKernel[0] * kKernel[1]), i = row / kKernel[1] % kKernel[0], j = row % kKernel[1];
+  const int64_t r = block / kBlocksW * kStride[0] - kPadding[0] + i * kDilation[0];
+  const int64_t x = block % kBlocksW * kStride[1] - kPadding[1] + j * kDilation[1];
+  if (r < 0 || r >= kHeight || x < 0 || x >= kWidth) return std::nullopt;
+  return Index{c, r, x};
+}
 
 }  // namespace
 
@@ -207,6 +225,38 @@ const std::vector<IndexingOpInfo>& indexing_ops() {
        .sources =
            [](const Index& i) {
              return i[2] >= i[1] - 1 ? Sources{{0, i}} : Sources{};
+           }},
+      // 2 images of 2 channels as 8 rows (channel, tap) of 4 blocks.
+      {.name = "im2col", .sample = "batch", .inputs = {{2, 2, kHeight, kWidth}},
+       .op = [](const Inputs& v) { return mt::im2col(v[0], kKernel, kDilation, kPadding, kStride); },
+       .sizes = {2, 8, kBlocksH * kBlocksW},
+       .sources =
+           [](const Index& i) {
+             const std::optional<Index> at = im2col_source(i[1], i[2]);
+             if (!at) return Sources{};
+             return Sources{{0, {i[0], (*at)[0], (*at)[1], (*at)[2]}}};
+           }},
+      {.name = "im2col", .sample = "one_image", .inputs = {{2, kHeight, kWidth}},
+       .op = [](const Inputs& v) { return mt::im2col(v[0], kKernel, kDilation, kPadding, kStride); },
+       .sizes = {8, kBlocksH * kBlocksW},
+       .sources =
+           [](const Index& i) {
+             const std::optional<Index> at = im2col_source(i[0], i[1]);
+             return at ? Sources{{0, *at}} : Sources{};
+           }},
+      // Each image element sums the column elements im2col would copy from it.
+      {.name = "col2im", .sample = "batch", .inputs = {{2, 8, kBlocksH * kBlocksW}},
+       .op = [](const Inputs& v) {
+         return mt::col2im(v[0], {kHeight, kWidth}, kKernel, kDilation, kPadding, kStride);
+       },
+       .sizes = {2, 2, kHeight, kWidth},
+       .sources =
+           [](const Index& i) {
+             Sources s;
+             for (int64_t row = 0; row < 8; ++row)
+               for (int64_t block = 0; block < kBlocksH * kBlocksW; ++block)
+                 if (im2col_source(row, block) == Index{i[1], i[2], i[3]}) s.push_back({0, {i[0], row, block}});
+             return s;
            }},
   };
   return rows;

@@ -1,0 +1,90 @@
+#include "autograd/nn/Conv.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "ops/api/conv1d.h"
+#include "ops/api/conv2d.h"
+#include "ops/Factories.h"
+
+namespace mt::nn {
+
+template <size_t D>
+ConvOptions<D>& ConvOptions<D>::padding_mode(std::string mode) {
+  MT_CHECK_VALUE(mode == "zeros", "padding_mode '", mode, "' is not supported: only 'zeros' (the pad op that "
+                 "'reflect', 'replicate' and 'circular' need is not in the library)");
+  return *this;
+}
+
+template <size_t D>
+ConvNd<D>::ConvNd(ConvOptions<D> options, Generator* generator) : options_(std::move(options)) {
+  const ConvOptions<D>& o = options_;
+  MT_CHECK_VALUE(o.kernel_size().size() == D && o.stride().size() == D && o.dilation().size() == D,
+                 name(), ": kernel_size, stride and dilation need 1 or ", D, " values");
+  MT_CHECK_VALUE(o.groups() > 0, "groups must be a positive integer");
+  MT_CHECK_VALUE(o.in_channels() % o.groups() == 0, "in_channels must be divisible by groups");
+  MT_CHECK_VALUE(o.out_channels() % o.groups() == 0, "out_channels must be divisible by groups");
+  if (const auto* mode = std::get_if<std::string>(&o.padding())) {
+    MT_CHECK_VALUE(*mode == "same" || *mode == "valid", "Invalid padding string '", *mode,
+                   "', should be one of {'valid', 'same'}");
+    for (int64_t s : o.stride())
+      MT_CHECK_VALUE(*mode != "same" || s == 1, "padding='same' is not supported for strided convolutions");
+  }
+  std::vector<int64_t> shape = {o.out_channels(), o.in_channels() / o.groups()};
+  int64_t fan_in = o.in_channels() / o.groups();
+  for (int64_t k : o.kernel_size()) {
+    shape.push_back(k);
+    fan_in *= k;
+  }
+  // kaiming_uniform_(a=sqrt(5)): bound = 1 / sqrt(fan_in), as for the bias.
+  const double bound = fan_in > 0 ? 1.0 / std::sqrt(static_cast<double>(fan_in)) : 0.0;
+  const auto uniform = [&](IntArrayRef sizes) {
+    return Tensor(mt::rand(sizes, generator).mul_(2 * bound).sub_(bound));
+  };
+  weight = register_parameter("weight", uniform(shape));
+  if (o.bias()) bias = register_parameter("bias", uniform({o.out_channels()}));
+}
+
+template <size_t D>
+Tensor ConvNd<D>::forward(const Tensor& input) const {
+  const ConvOptions<D>& o = options_;
+  const std::optional<Tensor> b = bias.defined() ? std::optional<Tensor>(bias) : std::nullopt;
+  const auto* mode = std::get_if<std::string>(&o.padding());
+  if constexpr (D == 1) {
+    if (mode) return mt::conv1d(input, weight, b, o.stride(), *mode, o.dilation(), o.groups());
+    return mt::conv1d(input, weight, b, o.stride(), std::get<std::vector<int64_t>>(o.padding()), o.dilation(),
+                      o.groups());
+  } else {
+    if (mode) return mt::conv2d(input, weight, b, o.stride(), *mode, o.dilation(), o.groups());
+    return mt::conv2d(input, weight, b, o.stride(), std::get<std::vector<int64_t>>(o.padding()), o.dilation(),
+                      o.groups());
+  }
+}
+
+template <size_t D>
+std::string ConvNd<D>::extra_repr() const {
+  const ConvOptions<D>& o = options_;
+  const auto list = [](const std::vector<int64_t>& v) {
+    std::string s = "(";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + (v.size() == 1 ? ",)" : ")");
+  };
+  std::ostringstream ss;
+  ss << o.in_channels() << ", " << o.out_channels() << ", kernel_size=" << list(o.kernel_size())
+     << ", stride=" << list(o.stride());
+  if (const auto* mode = std::get_if<std::string>(&o.padding()))
+    ss << ", padding=" << *mode;
+  else if (std::get<std::vector<int64_t>>(o.padding()) != std::vector<int64_t>(D, 0))
+    ss << ", padding=" << list(std::get<std::vector<int64_t>>(o.padding()));
+  if (o.dilation() != std::vector<int64_t>(D, 1)) ss << ", dilation=" << list(o.dilation());
+  if (o.groups() != 1) ss << ", groups=" << o.groups();
+  if (!bias.defined()) ss << ", bias=False";
+  return ss.str();
+}
+
+template class ConvOptions<1>;
+template class ConvOptions<2>;
+template class ConvNd<1>;
+template class ConvNd<2>;
+
+}  // namespace mt::nn

@@ -1,0 +1,82 @@
+#pragma once
+// mt::nn::Conv1d and Conv2d: a learned filter bank applied by conv1d/conv2d, built from options as
+// libtorch's are (`Conv2d(Conv2dOptions(1, 32, 3).stride(1).padding(1))`), with PyTorch's default
+// initialisation.
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "autograd/nn/Module.h"
+#include "tensor/Generator.h"
+
+namespace mt::nn {
+
+// in_channels, out_channels and the kernel size (one value for every dim, or one per dim); the rest
+// fluent, as libtorch's ConvNdOptions: stride 1, padding 0 (or "same"/"valid"), dilation 1, groups 1, a bias.
+template <size_t D>
+class ConvOptions {
+ public:
+  using Sizes = std::vector<int64_t>;
+  ConvOptions(int64_t in_channels, int64_t out_channels, Sizes kernel_size)
+      : in_channels_(in_channels), out_channels_(out_channels), kernel_size_(expand(kernel_size)) {}
+  ConvOptions(int64_t in_channels, int64_t out_channels, int64_t kernel_size)
+      : ConvOptions(in_channels, out_channels, Sizes{kernel_size}) {}
+  ConvOptions& stride(Sizes v) { return stride_ = expand(v), *this; }
+  ConvOptions& stride(int64_t v) { return stride(Sizes{v}); }
+  ConvOptions& padding(Sizes v) { return padding_ = expand(v), *this; }
+  ConvOptions& padding(int64_t v) { return padding(Sizes{v}); }
+  ConvOptions& padding(std::string mode) { return padding_ = std::move(mode), *this; }  // "same" or "valid"
+  ConvOptions& dilation(Sizes v) { return dilation_ = expand(v), *this; }
+  ConvOptions& dilation(int64_t v) { return dilation(Sizes{v}); }
+  ConvOptions& groups(int64_t v) { return groups_ = v, *this; }
+  ConvOptions& bias(bool v) { return bias_ = v, *this; }
+  // A non-zero mode ("reflect", "replicate", "circular") needs the pad op, which the library does not have.
+  ConvOptions& padding_mode(std::string mode);
+
+  int64_t in_channels() const { return in_channels_; }
+  int64_t out_channels() const { return out_channels_; }
+  const Sizes& kernel_size() const { return kernel_size_; }
+  const Sizes& stride() const { return stride_; }
+  const std::variant<Sizes, std::string>& padding() const { return padding_; }
+  const Sizes& dilation() const { return dilation_; }
+  int64_t groups() const { return groups_; }
+  bool bias() const { return bias_; }
+
+ private:
+  static Sizes expand(const Sizes& v) { return v.size() == 1 ? Sizes(D, v[0]) : v; }
+  int64_t in_channels_, out_channels_;
+  Sizes kernel_size_, stride_ = Sizes(D, 1);
+  std::variant<Sizes, std::string> padding_ = Sizes(D, 0);
+  Sizes dilation_ = Sizes(D, 1);
+  int64_t groups_ = 1;
+  bool bias_ = true;
+};
+
+using Conv1dOptions = ConvOptions<1>;
+using Conv2dOptions = ConvOptions<2>;
+
+// Applies conv1d (D = 1: input [N, C, L]) or conv2d (D = 2: [N, C, H, W]); an input without the batch dim
+// is one sample. weight [out_channels, in_channels / groups, *kernel_size] and bias [out_channels] are drawn
+// from U(-1/sqrt(fan_in), 1/sqrt(fan_in)), fan_in = in_channels / groups * prod(kernel_size): what PyTorch's
+// kaiming_uniform_(a=sqrt(5)) and its bias rule amount to.
+template <size_t D>
+class ConvNd : public Module {
+ public:
+  explicit ConvNd(ConvOptions<D> options, Generator* generator = nullptr);
+  Tensor forward(const Tensor& input) const;
+  std::string name() const override { return D == 1 ? "Conv1d" : "Conv2d"; }
+  std::string extra_repr() const override;
+  const ConvOptions<D>& options() const { return options_; }
+
+  Tensor weight;
+  Tensor bias;  // undefined with bias(false)
+
+ private:
+  ConvOptions<D> options_;
+};
+
+using Conv1d = ConvNd<1>;
+using Conv2d = ConvNd<2>;
+
+}  // namespace mt::nn

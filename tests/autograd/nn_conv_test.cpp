@@ -1,0 +1,99 @@
+// nn::Conv1d and nn::Conv2d: options as libtorch spells them, parameter shapes and PyTorch's default
+// initialisation bound, forward as conv1d/conv2d with the options, printing, state dicts, and the errors of
+// bad options.
+#include <gtest/gtest.h>
+#include <microtorch/framework.h>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "autograd_test_helpers.h"
+#include "ops/api/amax.h"
+#include "ops/api/conv1d.h"
+#include "ops/api/conv2d.h"
+#include "ops/api/randn.h"
+
+namespace {
+
+using mt::Tensor;
+using mt_test::contains;
+using mt_test::message_of;
+using mt_test::values;
+
+std::string printed(const mt::nn::Module& m) {
+  std::ostringstream s;
+  s << m;
+  return s.str();
+}
+
+double max_abs(const Tensor& t) { return mt::amax(t.abs(), std::vector<int64_t>{}).item<double>(); }
+
+TEST(NNConv, Conv2dHoldsFiltersOfTheOptionsShapeDrawnWithinTheFanInBound) {
+  mt::Generator g(3);
+  const mt::nn::Conv2d conv(mt::nn::Conv2dOptions(4, 6, {3, 2}).groups(2), &g);
+  EXPECT_EQ(conv.weight.sizes().vec(), (std::vector<int64_t>{6, 2, 3, 2}));
+  EXPECT_EQ(conv.bias.sizes().vec(), (std::vector<int64_t>{6}));
+  // fan_in = in_channels / groups * kh * kw = 12: U(-1/sqrt(12), 1/sqrt(12)), spread over most of it.
+  const double bound = 1 / std::sqrt(12.0);
+  EXPECT_LE(max_abs(conv.weight), bound);
+  EXPECT_GE(max_abs(conv.weight), 0.8 * bound);
+  EXPECT_LE(max_abs(conv.bias), bound);
+  EXPECT_EQ(conv.parameters().size(), 2u);
+  EXPECT_TRUE(conv.weight.requires_grad());
+  EXPECT_EQ(mt::nn::Conv2d(mt::nn::Conv2dOptions(1, 2, 3).bias(false)).parameters().size(), 1u);
+}
+
+TEST(NNConv, ForwardIsTheConvolutionWithTheOptions) {
+  const Tensor x = mt::randn({2, 4, 9, 8});
+  const mt::nn::Conv2d conv(mt::nn::Conv2dOptions(4, 6, 3).stride({2, 1}).padding(1).dilation(2).groups(2));
+  const Tensor expected = mt::conv2d(x, conv.weight, conv.bias, {2, 1}, 1, 2, 2);
+  EXPECT_EQ(values(conv.forward(x)), values(expected));
+  const mt::nn::Conv2d same(mt::nn::Conv2dOptions(4, 3, 4).padding("same").bias(false));
+  EXPECT_EQ(same.forward(x).sizes().vec(), (std::vector<int64_t>{2, 3, 9, 8}));
+  EXPECT_EQ(values(same.forward(x)), values(mt::conv2d(x, same.weight, std::nullopt, 1, "same")));
+  const mt::nn::Conv1d conv1(mt::nn::Conv1dOptions(4, 2, 3).stride(2));
+  const Tensor s = mt::randn({3, 4, 10});
+  EXPECT_EQ(values(conv1.forward(s)), values(mt::conv1d(s, conv1.weight, conv1.bias, 2)));
+  EXPECT_EQ(conv1.forward(s).sizes().vec(), (std::vector<int64_t>{3, 2, 4}));
+}
+
+TEST(NNConv, TrainsInASequentialAndSavesItsParameters) {
+  auto net =
+      std::make_shared<mt::nn::Sequential>(std::make_shared<mt::nn::Conv2d>(mt::nn::Conv2dOptions(1, 2, 3)),
+                                           std::make_shared<mt::nn::ReLU>(), std::make_shared<mt::nn::Flatten>());
+  const Tensor y = net->forward(mt::randn({5, 1, 4, 4}));
+  EXPECT_EQ(y.sizes().vec(), (std::vector<int64_t>{5, 8}));
+  y.sum().backward();
+  for (const Tensor& p : net->parameters()) EXPECT_TRUE(p.grad().defined());
+  const auto state = net->state_dict();
+  EXPECT_NE(state.find("0.weight"), nullptr);
+  EXPECT_NE(state.find("0.bias"), nullptr);
+}
+
+TEST(NNConv, PrintsLikePyTorch) {
+  EXPECT_EQ(printed(mt::nn::Conv2d(mt::nn::Conv2dOptions(1, 32, 3))),
+            "Conv2d(1, 32, kernel_size=(3, 3), stride=(1, 1))");
+  EXPECT_EQ(printed(mt::nn::Conv2d(
+                mt::nn::Conv2dOptions(4, 8, {3, 1}).stride(2).padding(1).dilation(2).groups(4).bias(false))),
+            "Conv2d(4, 8, kernel_size=(3, 1), stride=(2, 2), padding=(1, 1), dilation=(2, 2), groups=4, bias=False)");
+  EXPECT_EQ(printed(mt::nn::Conv1d(mt::nn::Conv1dOptions(2, 3, 5).padding("same"))),
+            "Conv1d(2, 3, kernel_size=(5,), stride=(1,), padding=same)");
+}
+
+TEST(NNConv, BadOptionsAreRefused) {
+  EXPECT_TRUE(contains(message_of<mt::ValueError>([] { mt::nn::Conv2d(mt::nn::Conv2dOptions(3, 4, 3).groups(2)); }),
+                       "in_channels must be divisible by groups"));
+  EXPECT_TRUE(
+      contains(message_of<mt::ValueError>([] { mt::nn::Conv2d(mt::nn::Conv2dOptions(2, 4, 3).padding("full")); }),
+               "Invalid padding string 'full', should be one of {'valid', 'same'}"));
+  EXPECT_TRUE(contains(
+      message_of<mt::ValueError>([] { mt::nn::Conv2d(mt::nn::Conv2dOptions(2, 4, 3).stride(2).padding("same")); }),
+      "padding='same' is not supported for strided convolutions"));
+  EXPECT_TRUE(contains(message_of<mt::ValueError>([] { mt::nn::Conv2dOptions(2, 4, 3).padding_mode("reflect"); }),
+                       "padding_mode 'reflect' is not supported"));
+  EXPECT_TRUE(contains(message_of<mt::ValueError>([] { mt::nn::Conv2d(mt::nn::Conv2dOptions(2, 4, {3, 3, 3})); }),
+                       "kernel_size, stride and dilation need 1 or 2 values"));
+}
+
+}  // namespace
