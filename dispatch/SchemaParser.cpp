@@ -307,7 +307,10 @@ class Parser {
       } while (accept(","));
       expect("]");
     }
-    if (!type.is_list || (type.list_size && static_cast<size_t>(*type.list_size) != floats.size())) {
+    // A sized list takes its size of values, or none: PyTorch's `int[2] stride=[]`, which the op reads as
+    // "omitted" (max_pool2d's stride then is its kernel_size).
+    if (!type.is_list ||
+        (type.list_size && !floats.empty() && static_cast<size_t>(*type.list_size) != floats.size())) {
       return std::nullopt;
     }
     if (type.kind == TypeKind::Int && all_ints) return ints;

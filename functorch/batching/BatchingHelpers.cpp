@@ -141,4 +141,27 @@ void register_dim_rule(Library& m, const char* op_name, DimRule rule) {
                                                                              Stack* stack) { dim_rule(rule, op, stack); }));
 }
 
+void fold_into_batch(const OperatorHandle& op, Stack* stack, int64_t item_rank) {
+  const VmapInterpreter& vmap = current_vmap_interpreter();
+  IValue* args = arguments_of(op, stack);
+  if (!any_batched_at_level(args, op.schema().arguments.size(), vmap.level())) return call_unbatched(op, stack);
+  ExcludeDispatchKeyGuard guard(DispatchKey::FuncTorchBatched);
+  Tensor x = batch_at_front(args[0].toTensorRef(), vmap.level(), vmap.batch_size());
+  if (x.dim() != item_rank + 1 && x.dim() != item_rank + 2) raise_logical_error(op, stack);
+  const bool items = x.dim() == item_rank + 2;
+  const int64_t batch = x.size(0), n = items ? x.size(1) : 1;
+  if (items) x = x.flatten(0, 1);
+  args[0] = x;
+  op.callBoxed(stack);
+  if (items) {
+    for (auto it = stack->end() - static_cast<int64_t>(op.schema().returns.size()); it != stack->end(); ++it) {
+      const Tensor r = it->toTensorRef();
+      std::vector<int64_t> sizes = {batch, n};
+      for (int64_t d = 1; d < r.dim(); ++d) sizes.push_back(r.size(d));
+      *it = r.view(sizes);
+    }
+  }
+  wrap_results(op, stack, 0, vmap.level());
+}
+
 }  // namespace mt::functorch

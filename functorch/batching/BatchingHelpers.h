@@ -76,4 +76,13 @@ void register_dim_rule(Library& m, const char* op_name, DimRule rule);
 // `t` as a value with the batch at the front: its own batch dim, or an expansion to the batch (no copy).
 Tensor batch_at_front(const Tensor& t, int64_t level, int64_t batch_size);
 
+// The rule of an op whose first argument is one item of rank `item_rank` (an image [C, H, W] for im2col
+// and max_pool2d) or a batch of them: a sample that is one item runs as a batch of B, and a sample that is
+// a batch of N folds into one of B * N, split again in every result.
+void fold_into_batch(const OperatorHandle& op, Stack* stack, int64_t item_rank);
+template <int64_t kItemRank>
+void fold_into_batch_rule(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  fold_into_batch(op, stack, kItemRank);
+}
+
 }  // namespace mt::functorch

@@ -38,6 +38,7 @@
 #include "autograd/nn/Linear.h"
 #include "autograd/nn/Module.h"
 #include "autograd/nn/Normalization.h"
+#include "autograd/nn/Pooling.h"
 #include "autograd/nn/Sequential.h"
 #include "autograd/nn/Serialize.h"
 #include "autograd/optim/Adagrad.h"

@@ -1,6 +1,6 @@
-// nn::Conv1d and nn::Conv2d: options as libtorch spells them, parameter shapes and PyTorch's default
-// initialisation bound, forward as conv1d/conv2d with the options, printing, state dicts, and the errors of
-// bad options.
+// nn::Conv1d, nn::Conv2d and nn::MaxPool2d: options as libtorch spells them, parameter shapes and PyTorch's
+// default initialisation bound, forward as conv1d/conv2d/max_pool2d with the options, printing, state dicts,
+// and the errors of bad options.
 #include <gtest/gtest.h>
 #include <microtorch/framework.h>
 
@@ -12,6 +12,7 @@
 #include "ops/api/amax.h"
 #include "ops/api/conv1d.h"
 #include "ops/api/conv2d.h"
+#include "ops/api/max_pool2d.h"
 #include "ops/api/randn.h"
 
 namespace {
@@ -94,6 +95,18 @@ TEST(NNConv, BadOptionsAreRefused) {
                        "padding_mode 'reflect' is not supported"));
   EXPECT_TRUE(contains(message_of<mt::ValueError>([] { mt::nn::Conv2d(mt::nn::Conv2dOptions(2, 4, {3, 3, 3})); }),
                        "kernel_size, stride and dilation need 1 or 2 values"));
+}
+
+TEST(NNConv, MaxPool2dIsMaxPool2dWithItsOptions) {
+  const Tensor x = mt::randn({2, 3, 7, 6});
+  const mt::nn::MaxPool2d pool(2);
+  EXPECT_EQ(values(pool.forward(x)), values(mt::max_pool2d(x, {2, 2})));
+  EXPECT_EQ(pool.forward(x).sizes().vec(), (std::vector<int64_t>{2, 3, 3, 3}));
+  const mt::nn::MaxPool2d strided(mt::nn::MaxPool2dOptions({3, 2}).stride(1).padding(1).ceil_mode(true));
+  EXPECT_EQ(values(strided.forward(x)), values(mt::max_pool2d(x, {3, 2}, 1, 1, 1, true)));
+  EXPECT_TRUE(strided.parameters().empty());
+  EXPECT_EQ(printed(pool), "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)");
+  EXPECT_EQ(printed(strided), "MaxPool2d(kernel_size=(3, 2), stride=1, padding=1, dilation=1, ceil_mode=True)");
 }
 
 }  // namespace

@@ -337,13 +337,15 @@ TEST(FunctionSchemaParser, StringAndEnumDefaultsAreStringsWithTheirLiteralKept) 
 
 TEST(FunctionSchemaParser, ListDefaultsParseToVectors) {
   const FunctionSchema schema =
-      parse_schema("mt::f(int[] dims=[0, 1], int[2] pair=[3,-4], int[] none=[], float[] scales=[0.5, 1]) -> ()");
+      parse_schema("mt::f(int[] dims=[0, 1], int[2] pair=[3,-4], int[] none=[], float[] scales=[0.5, 1], "
+                   "int[2] omitted=[]) -> ()");
   EXPECT_EQ(default_of<std::vector<int64_t>>(schema, "dims"), (std::vector<int64_t>{0, 1}));
   EXPECT_EQ(arg(schema, "dims").default_text, "[0, 1]");
   EXPECT_EQ(default_of<std::vector<int64_t>>(schema, "pair"), (std::vector<int64_t>{3, -4}));
   EXPECT_EQ(arg(schema, "pair").default_text, "[3,-4]");
   EXPECT_TRUE(default_of<std::vector<int64_t>>(schema, "none").empty());
   EXPECT_EQ(default_of<std::vector<double>>(schema, "scales"), (std::vector<double>{0.5, 1.0}));
+  EXPECT_TRUE(default_of<std::vector<int64_t>>(schema, "omitted").empty());  // max_pool2d's stride=[]
 }
 
 TEST(FunctionSchemaParser, SingleIntDefaultForIntListRepeatsToTheListSize) {
