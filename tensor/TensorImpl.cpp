@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "tensor/CPUAllocator.h"
 #include "tensor/Error.h"
 
 namespace mt {
@@ -110,7 +111,8 @@ intrusive_ptr<TensorImpl> TensorImpl::empty(IntArrayRef sizes, ScalarType dtype,
   const int64_t numel = checked_numel(sizes);
   const size_t nbytes = checked_nbytes(numel, dtype, sizes);
   Allocator* allocator = get_allocator(device.type());
-  const bool inline_data = allocator == get_default_cpu_allocator();
+  // Large blocks come from the allocator's cache instead.
+  const bool inline_data = allocator == get_default_cpu_allocator() && nbytes < kCPULargeBlock;
   if (!inline_data && !device.is_meta()) {
     auto storage = make_intrusive<StorageImpl>(allocator->allocate(nbytes), nbytes, allocator);
     auto impl = make_intrusive<TensorImpl>(std::move(storage), dtype);

@@ -6,12 +6,14 @@
 #include <cstdint>
 
 #include "ops/api/arange.h"
+#include "ops/api/sum.h"
 #include "ops/api/empty.h"
 #include "ops/api/full.h"
 #include "ops/api/std.h"
 #include "ops/api/t.h"
 #include "ops/api/view.h"
 #include "ops/api/zeros.h"
+#include "tensor/CPUAllocator.h"
 
 namespace {
 
@@ -74,6 +76,39 @@ TEST(TensorImpl, CpuTensorIsOneAllocation) {
   EXPECT_LT(data - impl, 1024);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(data) % mt::kCPUAlignment, 0u);
   EXPECT_EQ(t.unsafeGetTensorImpl()->storage()->nbytes(), 80u);
+}
+
+// A large block freed goes to the CPU allocator's cache and serves the next tensor of its size (not under
+// AddressSanitizer, which must see a use after free).
+TEST(TensorImpl, LargeCpuBlocksAreCachedAndReused) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer build: large blocks are freed at once";
+#else
+  mt::cpu_empty_cache();
+  const int64_t n = static_cast<int64_t>(mt::kCPULargeBlock / sizeof(float)) + 1000;
+  const void* first;
+  {
+    const mt::Tensor t = mt::full({n}, 2.0f);
+    first = t.data_ptr();
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(first) % mt::kCPUAlignment, 0u);
+    EXPECT_EQ(mt::cpu_cached_bytes(), 0u);
+  }
+  EXPECT_GE(mt::cpu_cached_bytes(), n * sizeof(float));
+  {
+    const mt::Tensor same_size = mt::zeros({n});
+    EXPECT_EQ(same_size.data_ptr(), first);
+    EXPECT_EQ(mt::cpu_cached_bytes(), 0u);
+    EXPECT_EQ(same_size.sum().item<double>(), 0.0);  // what the block held before is overwritten
+    const mt::Tensor twice = mt::zeros({2 * n});
+    EXPECT_NE(twice.data_ptr(), first);
+  }
+  EXPECT_GE(mt::cpu_empty_cache(), 3 * n * sizeof(float));
+  EXPECT_EQ(mt::cpu_cached_bytes(), 0u);
+  // Below the threshold a tensor is still one allocation with its metadata.
+  const mt::Tensor small = mt::empty({static_cast<int64_t>(mt::kCPULargeBlock / sizeof(float)) - 1});
+  EXPECT_LT(static_cast<const char*>(small.data_ptr()) - reinterpret_cast<const char*>(small.unsafeGetTensorImpl()),
+            1024);
+#endif
 }
 
 TEST(TensorImpl, MetaTensorHasShapeButNoData) {
