@@ -14,16 +14,20 @@ namespace mt {
 
 MT_DEFINE_STUB(max_pool2d_stub, void(const TensorBase&, const TensorBase&, const TensorBase&, const PoolGeometry&));
 
-namespace {
-
-// PyTorch's pooling_output_shape: floor (or ceil) division, where a last window that would start in the
-// right padding is dropped.
 int64_t pooled_size(int64_t size, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation, bool ceil_mode) {
   const int64_t span = size + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0);
   int64_t out = (span >= 0 ? span / stride : -((-span + stride - 1) / stride)) + 1;
   if (ceil_mode && (out - 1) * stride >= size + pad) --out;
   return out;
 }
+
+std::pair<int64_t, int64_t> pair_of(IntArrayRef v, const char* message, std::optional<IntArrayRef> fallback) {
+  if (v.empty() && fallback) v = *fallback;
+  MT_CHECK(v.size() == 1 || v.size() == 2, message);
+  return {v[0], v.size() == 2 ? v[1] : v[0]};
+}
+
+namespace {
 
 // Whether each of the `out` windows along a dim of `size` has a tap inside it (dilated taps can straddle
 // a short input, where the window would have no maximum).
@@ -37,13 +41,6 @@ bool windows_reach_input(int64_t size, int64_t kernel, int64_t pad, int64_t stri
     if (!reached) return false;
   }
   return true;
-}
-
-// A pair from an int[2] argument of one or two values; `fallback` where it may be omitted and is.
-std::pair<int64_t, int64_t> pair_of(IntArrayRef v, const char* message, std::optional<IntArrayRef> fallback = {}) {
-  if (v.empty() && fallback) v = *fallback;
-  MT_CHECK(v.size() == 1 || v.size() == 2, message);
-  return {v[0], v.size() == 2 ? v[1] : v[0]};
 }
 
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,

@@ -1,6 +1,10 @@
 #pragma once
 // max_pool2d_with_indices (ops/Pooling.cpp): the argument checks and the output allocation, shared by CPU,
-// CUDA and Meta; the loops are the stub's (ops/cpu/PoolingKernel.cpp, ops/cuda/PoolingKernel.cu).
+// CUDA and Meta; the loops are the stub's (ops/cpu/PoolingKernel.cpp, ops/cuda/PoolingKernel.cu). The
+// average poolings are compositions (ops/composite/Pooling.cpp).
+#include <optional>
+#include <utility>
+
 #include "ops/infra/DispatchStub.h"
 #include "tensor/TensorBase.h"
 
@@ -13,6 +17,14 @@ struct PoolGeometry {
   int64_t kernel_h, kernel_w, stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w;
   int64_t out_h, out_w;
 };
+
+// The number of windows along a dim of `size` (PyTorch's pooling_output_shape): floor division, or ceil
+// division where a last window that would start in the far padding is dropped.
+int64_t pooled_size(int64_t size, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation, bool ceil_mode);
+
+// (height, width) from an int[2] argument of one or two values, or from `fallback` where the argument may be
+// omitted (a pooling's stride) and is; `message` names the argument's error.
+std::pair<int64_t, int64_t> pair_of(IntArrayRef v, const char* message, std::optional<IntArrayRef> fallback = {});
 
 // out[p][y][x] = the largest element of plane p under window (y, x) (NaN if any is NaN), indices[p][y][x]
 // its position r * width + c in the plane (the first, in row-major order, among equals). self, out and

@@ -1,4 +1,4 @@
-// nn::Conv1d, nn::Conv2d and nn::MaxPool2d: options as libtorch spells them, parameter shapes and PyTorch's
+// nn::Conv1d, nn::Conv2d and the pooling layers: options as libtorch spells them, parameter shapes and PyTorch's
 // default initialisation bound, forward as conv1d/conv2d/max_pool2d with the options, printing, state dicts,
 // and the errors of bad options.
 #include <gtest/gtest.h>
@@ -9,7 +9,9 @@
 #include <string>
 
 #include "autograd_test_helpers.h"
+#include "ops/api/adaptive_avg_pool2d.h"
 #include "ops/api/amax.h"
+#include "ops/api/avg_pool2d.h"
 #include "ops/api/conv1d.h"
 #include "ops/api/conv2d.h"
 #include "ops/api/max_pool2d.h"
@@ -107,6 +109,19 @@ TEST(NNConv, MaxPool2dIsMaxPool2dWithItsOptions) {
   EXPECT_TRUE(strided.parameters().empty());
   EXPECT_EQ(printed(pool), "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)");
   EXPECT_EQ(printed(strided), "MaxPool2d(kernel_size=(3, 2), stride=1, padding=1, dilation=1, ceil_mode=True)");
+}
+
+TEST(NNConv, AveragePoolsAreTheirOpsWithTheirOptions) {
+  const Tensor x = mt::randn({2, 3, 7, 6});
+  const mt::nn::AvgPool2d pool(
+      mt::nn::AvgPool2dOptions(3).stride(2).padding(1).ceil_mode(true).count_include_pad(false));
+  EXPECT_EQ(values(pool.forward(x)), values(mt::avg_pool2d(x, 3, 2, 1, true, false)));
+  EXPECT_EQ(printed(mt::nn::AvgPool2d(2)), "AvgPool2d(kernel_size=2, stride=2, padding=0)");
+  const mt::nn::AdaptiveAvgPool2d global(1);
+  EXPECT_EQ(global.forward(x).sizes().vec(), (std::vector<int64_t>{2, 3, 1, 1}));
+  EXPECT_EQ(values(global.forward(x)), values(mt::adaptive_avg_pool2d(x, {1, 1})));
+  EXPECT_EQ(printed(global), "AdaptiveAvgPool2d(output_size=1)");
+  EXPECT_EQ(printed(mt::nn::AdaptiveAvgPool2d({2, 3})), "AdaptiveAvgPool2d(output_size=(2, 3))");
 }
 
 }  // namespace

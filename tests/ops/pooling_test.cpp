@@ -1,7 +1,8 @@
 // max_pool2d and max_pool2d_with_indices against a naive double-precision pooling (windows, strides,
 // padding, dilation, ceil_mode, unbatched and empty inputs, every numeric dtype, ties and NaN), first and
 // second derivatives, vmap and vmap of grad against the loop, Meta, no autocast policy, the errors, and CUDA
-// against the CPU where a GPU is present.
+// against the CPU where a GPU is present; avg_pool2d (PyTorch's divisors: count_include_pad, ceil_mode,
+// divisor_override) and adaptive_avg_pool2d against naive means, likewise.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,6 +15,8 @@
 #include "functorch/Vmap.h"
 #include "functorch/autocast/AutocastMode.h"
 #include "functorch/vmap_test_helpers.h"
+#include "ops/api/adaptive_avg_pool2d.h"
+#include "ops/api/avg_pool2d.h"
 #include "ops/api/empty.h"
 #include "ops/api/max_pool2d.h"
 #include "ops/api/max_pool2d_with_indices.h"
@@ -210,6 +213,140 @@ TEST(Pooling, CudaMatchesTheCpu) {
     EXPECT_TRUE(out.is_cuda());
     expect_pool(x, c.pool, {out.to(mt::kCPU), indices.to(mt::kCPU)});
   }
+}
+
+struct AvgCase {
+  Ints input, kernel, stride, padding;
+  bool ceil_mode = false, count_include_pad = true;
+  std::optional<int64_t> divisor = std::nullopt;
+};
+
+// Each window's mean as PyTorch's kernel takes it: the sum of its elements inside the image, divided by the
+// window's area within the padded image (count_include_pad), within the image, or by the override.
+std::vector<double> naive_avg_pool(const Tensor& x, const AvgCase& c, Ints& sizes) {
+  const Ints stride = c.stride.empty() ? c.kernel : c.stride;
+  const int64_t h = x.size(-2), w = x.size(-1), planes = x.numel() / (h * w);
+  const auto out_size = [&](int64_t size, int d) {
+    const int64_t span = size + 2 * c.padding[d] - c.kernel[d];
+    int64_t o = (c.ceil_mode ? (span + stride[d] - 1) / stride[d] : span / stride[d]) + 1;
+    if (c.ceil_mode && (o - 1) * stride[d] >= size + c.padding[d]) --o;
+    return o;
+  };
+  const int64_t oh = out_size(h, 0), ow = out_size(w, 1);
+  sizes = x.sizes().vec();
+  sizes[sizes.size() - 2] = oh;
+  sizes.back() = ow;
+  const std::vector<double> v = mt::testing::values(x);
+  std::vector<double> out;
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t xo = 0; xo < ow; ++xo) {
+        const int64_t top = y * stride[0] - c.padding[0], left = xo * stride[1] - c.padding[1];
+        double sum = 0;
+        int64_t inside = 0;
+        for (int64_t r = top; r < top + c.kernel[0]; ++r)
+          for (int64_t col = left; col < left + c.kernel[1]; ++col)
+            if (r >= 0 && r < h && col >= 0 && col < w) {
+              sum += v[(p * h + r) * w + col];
+              ++inside;
+            }
+        const int64_t padded = (std::min(top + c.kernel[0], h + c.padding[0]) - top) *
+                               (std::min(left + c.kernel[1], w + c.padding[1]) - left);
+        out.push_back(sum / static_cast<double>(c.divisor ? *c.divisor : c.count_include_pad ? padded : inside));
+      }
+  return out;
+}
+
+const std::vector<AvgCase> kAvgCases = {
+    {{2, 3, 6, 6}, {2, 2}, {}, {0, 0}},
+    {{1, 2, 5, 7}, {3, 3}, {1, 2}, {1, 1}},
+    {{2, 1, 7, 6}, {3, 2}, {2, 2}, {1, 1}, true},          // ceil_mode: a last window past the padding
+    {{2, 1, 7, 6}, {3, 2}, {2, 2}, {1, 1}, true, false},   // ... counting the image's elements only
+    {{1, 2, 5, 5}, {2, 3}, {2, 1}, {1, 1}, false, true, 5},  // divisor_override
+    {{3, 5, 5}, {2, 2}, {1, 1}, {0, 0}},                    // one image
+};
+
+Tensor avg(const Tensor& x, const AvgCase& c) {
+  return mt::avg_pool2d(x, c.kernel, c.stride, c.padding, c.ceil_mode, c.count_include_pad, c.divisor);
+}
+
+TEST(Pooling, AvgPool2dDividesAsPyTorch) {
+  uint64_t seed = 60;
+  for (const AvgCase& c : kAvgCases)
+    for (mt::ScalarType dtype : {mt::kFloat32, mt::kFloat64, mt::kBFloat16}) {
+      const Tensor x = randn(c.input, seed++, dtype);
+      Ints sizes;
+      const std::vector<double> expected = naive_avg_pool(x, c, sizes);
+      const Tensor r = avg(x, c);
+      EXPECT_EQ(r.sizes().vec(), sizes);
+      EXPECT_EQ(r.dtype(), dtype);
+      const double tol = dtype == mt::kFloat64 ? 1e-12 : dtype == mt::kFloat32 ? 1e-5 : 3e-2;
+      const std::vector<double> got = mt::testing::values(r);
+      for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], tol * (1 + std::abs(expected[i]))) << i;
+    }
+}
+
+// Adaptive windows: rows floor(i * in / out) to ceil((i + 1) * in / out), overlapping where out > in.
+TEST(Pooling, AdaptiveAvgPool2dAveragesPyTorchsWindows) {
+  for (const auto& [input, out] : std::vector<std::pair<Ints, Ints>>{
+           {{2, 3, 7, 5}, {3, 2}}, {{1, 2, 3, 4}, {5, 6}}, {{2, 4, 6}, {1, 1}}, {{1, 1, 4, 4}, {4, 4}}}) {
+    const Tensor x = randn(input, 70, mt::kFloat64);
+    const Tensor r = mt::adaptive_avg_pool2d(x, out);
+    const int64_t h = x.size(-2), w = x.size(-1), planes = x.numel() / (h * w);
+    Ints sizes = input;
+    sizes[sizes.size() - 2] = out[0];
+    sizes.back() = out[1];
+    ASSERT_EQ(r.sizes().vec(), sizes);
+    const std::vector<double> v = mt::testing::values(x), got = mt::testing::values(r);
+    size_t k = 0;
+    for (int64_t p = 0; p < planes; ++p)
+      for (int64_t i = 0; i < out[0]; ++i)
+        for (int64_t j = 0; j < out[1]; ++j, ++k) {
+          const int64_t r0 = i * h / out[0], r1 = ((i + 1) * h + out[0] - 1) / out[0];
+          const int64_t c0 = j * w / out[1], c1 = ((j + 1) * w + out[1] - 1) / out[1];
+          double sum = 0;
+          for (int64_t a = r0; a < r1; ++a)
+            for (int64_t b = c0; b < c1; ++b) sum += v[(p * h + a) * w + b];
+          EXPECT_NEAR(got[k], sum / static_cast<double>((r1 - r0) * (c1 - c0)), 1e-12) << k;
+        }
+  }
+}
+
+TEST(Pooling, AveragePoolsDifferentiateVmapAndKeepTheirDtypeUnderAutocast) {
+  for (const AvgCase& c : {kAvgCases[1], kAvgCases[3], kAvgCases[4]}) {
+    const Tensor x = randn(c.input, 80, mt::kFloat64).requires_grad_();
+    const auto f = [&](const mt::autograd::variable_list& v) { return avg(v[0], c); };
+    EXPECT_TRUE(mt::autograd::gradcheck(f, {x}));
+    EXPECT_TRUE(mt::autograd::gradgradcheck(f, {x}));
+  }
+  const Tensor x = randn({1, 2, 5, 7}, 81, mt::kFloat64).requires_grad_();
+  EXPECT_TRUE(mt::autograd::gradcheck([](const mt::autograd::variable_list& v) {
+    return mt::adaptive_avg_pool2d(v[0], {3, 4});
+  }, {x}));
+  const mt_test::Fn f = [](const std::vector<Tensor>& v) {
+    return mt::avg_pool2d(v[0], {3, 2}, {2, 1}, {1, 1}, true) + mt::adaptive_avg_pool2d(v[0], {4, 6});  // [2, 4, 6]
+  };
+  const Tensor b = randn({4, 2, 6, 5}, 82);
+  mt_test::expect_vmap_matches_loop(f, {b}, {0});
+  mt_test::expect_vmap_matches_loop(f, {b.movedim(0, 3)}, {3});
+  // PyTorch's lists give neither a policy: they stay in float32 under CPU autocast.
+  const mt::AutocastGuard autocast(mt::kCPU, mt::kBFloat16);
+  EXPECT_EQ(mt::adaptive_avg_pool2d(b, {2, 2}).dtype(), mt::kFloat32);
+  EXPECT_EQ(mt::avg_pool2d(b, {2, 2}).dtype(), mt::kFloat32);
+}
+
+TEST(Pooling, AveragePoolErrorsNameTheProblem) {
+  const Tensor x = randn({1, 2, 5, 5}, 90);
+  expect_error<mt::RuntimeError>([&] { mt::avg_pool2d(x, {2, 2}, {}, {0, 0}, false, true, 0); },
+                                 "divisor must be not zero");
+  expect_error<mt::RuntimeError>([&] { mt::avg_pool2d(x, {3, 3}, {1, 1}, {2, 2}); },
+                                 "pad should be smaller than or equal to half of kernel size");
+  expect_error<mt::NotImplementedError>([&] { mt::avg_pool2d(x.to(mt::kInt64), {2, 2}); },
+                                        "\"avg_pool2d\" not implemented for 'mt.int64'");
+  expect_error<mt::RuntimeError>([&] { mt::adaptive_avg_pool2d(x, {2}); },
+                                 "adaptive_avg_pool2d: output_size must be 2");
+  expect_error<mt::RuntimeError>([&] { mt::adaptive_avg_pool2d(x.select(0, 0).select(0, 0), {2, 2}); },
+                                 "Expected 3D or 4D (batch mode) tensor");
 }
 
 }  // namespace
