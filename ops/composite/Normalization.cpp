@@ -1,7 +1,10 @@
-// layer_norm as a composition: each slice over the trailing `normalized_shape` dims is shifted by its
-// mean and scaled by 1 / sqrt(biased variance + eps), then the optional elementwise weight and bias
-// apply. 16-bit inputs are normalised in float32 and rounded once at the end, as PyTorch's kernel does.
+// layer_norm and batch_norm as compositions: each slice (layer_norm: over the trailing `normalized_shape`
+// dims; batch_norm: each channel over the batch and the spatial dims) is shifted by its mean and scaled by
+// 1 / sqrt(biased variance + eps), then the optional weight and bias apply. 16-bit inputs are normalised in
+// float32 and rounded once at the end, as PyTorch's kernels do.
+#include "autograd/GradMode.h"
 #include "dispatch/Library.h"
+#include "ops/api/batch_norm.h"
 #include "ops/api/layer_norm.h"
 #include "ops/api/rsqrt.h"
 #include "ops/api/t.h"
@@ -14,8 +17,8 @@ namespace {
 // weight and bias have the input's dtype, or float32 for a 16-bit input (PyTorch's mixed-dtype layer_norm).
 void check_affine(const char* name, const std::optional<Tensor>& t, IntArrayRef normalized_shape, ScalarType dtype) {
   if (!t) return;
-  MT_CHECK(t->sizes() == normalized_shape, "Expected ", name, " to be of same shape as normalized_shape, but got ", name,
-           " of shape ", t->sizes(), " and normalized_shape = ", normalized_shape);
+  MT_CHECK(t->sizes() == normalized_shape, "Expected ", name, " to be of same shape as normalized_shape, but got ",
+           name, " of shape ", t->sizes(), " and normalized_shape = ", normalized_shape);
   const bool reduced = dtype == kFloat16 || dtype == kBFloat16;
   if (t->dtype() == dtype || (reduced && t->dtype() == kFloat32)) return;
   MT_CHECK(!reduced, "mixed dtype (CPU): expect parameter to have scalar type of Float");
@@ -53,7 +56,62 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const std::
   return reduced_precision ? out.to(input.dtype()) : out;
 }
 
-void register_composites(Library& m) { m.impl("layer_norm", MT_FN(layer_norm)); }
+// A [C] parameter or running statistic of batch_norm.
+void check_channels(const char* name, const std::optional<Tensor>& t, int64_t channels) {
+  if (t && t->defined())
+    MT_CHECK(t->dim() == 1 && t->numel() == channels, name, " should contain ", channels, " elements not ",
+             t->numel());
+}
+
+// Training (or without running statistics) normalises with the batch's statistics and, where running ones
+// are given, moves them towards the batch's by `momentum` (the variance unbiased), without autograd;
+// evaluation normalises with the running statistics.
+Tensor batch_norm(const Tensor& input, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
+                  const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var, bool training,
+                  double momentum, double eps, bool /*cudnn_enabled*/) {
+  MT_CHECK(input.dim() >= 2, "batch_norm: expected an input of at least 2 dims [N, C, *], but got input of size ",
+           input.sizes());
+  if (!is_floating_point(input.dtype())) {
+    detail::throw_error<NotImplementedError>("\"batch_norm\" not implemented for '", input.dtype(), "'");
+  }
+  const int64_t channels = input.size(1);
+  check_channels("weight", weight, channels);
+  check_channels("bias", bias, channels);
+  check_channels("running_mean", running_mean, channels);
+  check_channels("running_var", running_var, channels);
+  const bool has_running = running_mean && running_mean->defined() && running_var && running_var->defined();
+  MT_CHECK(training || has_running, "batch_norm: running_mean and running_var must be defined in evaluation mode");
+  const bool reduced_precision = input.dtype() == kFloat16 || input.dtype() == kBFloat16;
+  const Tensor x = reduced_precision ? input.to(kFloat32) : input;
+  std::vector<int64_t> dims = {0}, shape(input.dim(), 1);
+  for (int64_t d = 2; d < input.dim(); ++d) dims.push_back(d);
+  shape[1] = channels;
+  Tensor mean, var;
+  if (training) {
+    const int64_t per_channel = input.numel() / std::max<int64_t>(channels, 1);
+    MT_CHECK(per_channel > 1, "Expected more than 1 value per channel when training, got input size ", input.sizes());
+    mean = x.mean(dims, /*keepdim=*/true);
+    var = mt::var(x, dims, /*correction=*/0, /*keepdim=*/true);
+    if (has_running) {
+      const NoGradGuard no_grad;
+      const double unbiased = static_cast<double>(per_channel) / static_cast<double>(per_channel - 1);
+      running_mean->mul_(1 - momentum).add_(mean.detach().view({channels}).to(running_mean->dtype()), momentum);
+      running_var->mul_(1 - momentum).add_(var.detach().view({channels}).to(running_var->dtype()), momentum * unbiased);
+    }
+  } else {
+    mean = running_mean->view(shape);
+    var = running_var->view(shape);
+  }
+  Tensor out = (x - mean) * mt::rsqrt(var + eps);
+  if (weight && weight->defined()) out = out * weight->view(shape);
+  if (bias && bias->defined()) out = out + bias->view(shape);
+  return reduced_precision ? out.to(input.dtype()) : out;
+}
+
+void register_composites(Library& m) {
+  m.impl("layer_norm", MT_FN(layer_norm));
+  m.impl("batch_norm", MT_FN(batch_norm));
+}
 
 }  // namespace
 
