@@ -5,6 +5,7 @@
 #include "autograd/GradMode.h"
 #include "ops/Factories.h"
 #include "ops/api/batch_norm.h"
+#include "ops/api/group_norm.h"
 #include "ops/api/layer_norm.h"
 #include "ops/api/ones.h"
 #include "ops/api/zeros.h"
@@ -77,5 +78,26 @@ std::string BatchNormNd<D>::extra_repr() const {
 
 template class BatchNormNd<1>;
 template class BatchNormNd<2>;
+
+GroupNorm::GroupNorm(GroupNormOptions options) : options_(std::move(options)) {
+  MT_CHECK_VALUE(options_.num_groups() > 0 && options_.num_channels() % options_.num_groups() == 0,
+                 "num_channels must be divisible by num_groups");
+  if (options_.affine()) {
+    weight = register_parameter("weight", mt::ones({options_.num_channels()}));
+    bias = register_parameter("bias", mt::zeros({options_.num_channels()}));
+  }
+}
+
+Tensor GroupNorm::forward(const Tensor& input) const {
+  const auto opt = [](const Tensor& t) { return t.defined() ? std::optional<Tensor>(t) : std::nullopt; };
+  return mt::group_norm(input, options_.num_groups(), opt(weight), opt(bias), options_.eps());
+}
+
+std::string GroupNorm::extra_repr() const {
+  std::ostringstream ss;
+  ss << options_.num_groups() << ", " << options_.num_channels() << ", eps=" << options_.eps()
+     << ", affine=" << (options_.affine() ? "True" : "False");
+  return ss.str();
+}
 
 }  // namespace mt::nn

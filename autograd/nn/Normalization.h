@@ -2,7 +2,8 @@
 // mt::nn::LayerNorm: normalises over the last len(normalized_shape) dimensions, then scales and shifts
 // by a learned weight (ones) and bias (zeros) of that shape. BatchNorm1d and BatchNorm2d: normalise each
 // channel with the batch's statistics while training (and track running ones) or with the running ones in
-// evaluation, then scale and shift by a learned weight and bias per channel.
+// evaluation, then scale and shift by a learned weight and bias per channel. GroupNorm: the same over each
+// sample's groups of channels.
 #include <vector>
 
 #include "autograd/nn/Module.h"
@@ -70,5 +71,37 @@ class BatchNormNd : public Module {
 
 using BatchNorm1d = BatchNormNd<1>;
 using BatchNorm2d = BatchNormNd<2>;
+
+// libtorch's GroupNormOptions: num_groups and num_channels, then eps 1e-5 and affine, fluent.
+class GroupNormOptions {
+ public:
+  GroupNormOptions(int64_t num_groups, int64_t num_channels) : num_groups_(num_groups), num_channels_(num_channels) {}
+  GroupNormOptions& eps(double v) { return eps_ = v, *this; }
+  GroupNormOptions& affine(bool v) { return affine_ = v, *this; }
+  int64_t num_groups() const { return num_groups_; }
+  int64_t num_channels() const { return num_channels_; }
+  double eps() const { return eps_; }
+  bool affine() const { return affine_; }
+
+ private:
+  int64_t num_groups_, num_channels_;
+  double eps_ = 1e-5;
+  bool affine_ = true;
+};
+
+// input [N, C, *]: each sample's groups of C / num_groups channels normalised together, then a learned
+// weight (ones) and bias (zeros) per channel.
+class GroupNorm : public Module {
+ public:
+  explicit GroupNorm(GroupNormOptions options);
+  Tensor forward(const Tensor& input) const;
+  std::string name() const override { return "GroupNorm"; }
+  std::string extra_repr() const override;
+
+  Tensor weight, bias;  // undefined without affine
+
+ private:
+  GroupNormOptions options_;
+};
 
 }  // namespace mt::nn

@@ -1,10 +1,12 @@
-// layer_norm and batch_norm as compositions: each slice (layer_norm: over the trailing `normalized_shape`
-// dims; batch_norm: each channel over the batch and the spatial dims) is shifted by its mean and scaled by
+// layer_norm, batch_norm and group_norm as compositions: each slice (layer_norm: over the trailing
+// `normalized_shape` dims; batch_norm: each channel over the batch and the spatial dims; group_norm: each
+// sample's group of channels with their spatial dims) is shifted by its mean and scaled by
 // 1 / sqrt(biased variance + eps), then the optional weight and bias apply. 16-bit inputs are normalised in
 // float32 and rounded once at the end, as PyTorch's kernels do.
 #include "autograd/GradMode.h"
 #include "dispatch/Library.h"
 #include "ops/api/batch_norm.h"
+#include "ops/api/group_norm.h"
 #include "ops/api/layer_norm.h"
 #include "ops/api/rsqrt.h"
 #include "ops/api/t.h"
@@ -108,9 +110,38 @@ Tensor batch_norm(const Tensor& input, const std::optional<Tensor>& weight, cons
   return reduced_precision ? out.to(input.dtype()) : out;
 }
 
+Tensor group_norm(const Tensor& input, int64_t num_groups, const std::optional<Tensor>& weight,
+                  const std::optional<Tensor>& bias, double eps, bool /*cudnn_enabled*/) {
+  MT_CHECK(input.dim() >= 2, "Expected at least 2 dimensions for input tensor but received ", input.dim());
+  const int64_t n = input.size(0), channels = input.size(1);
+  MT_CHECK(num_groups > 0 && channels % num_groups == 0,
+           "Expected number of channels in input to be divisible by num_groups, but got input of shape ",
+           input.sizes(), " and num_groups=", num_groups);
+  for (const auto& [name, t] : {std::pair<const char*, const std::optional<Tensor>&>{"weight", weight}, {"bias", bias}})
+    MT_CHECK(!t || !t->defined() || (t->dim() == 1 && t->numel() == channels), "Expected ", name,
+             " to be a vector of size equal to the number of channels in input, but got ", name, " of shape ",
+             t->sizes(), " and input of shape ", input.sizes());
+  if (!is_floating_point(input.dtype())) {
+    detail::throw_error<NotImplementedError>("\"group_norm\" not implemented for '", input.dtype(), "'");
+  }
+  const bool reduced_precision = input.dtype() == kFloat16 || input.dtype() == kBFloat16;
+  int64_t per_group = channels / num_groups;  // explicit: an empty batch leaves no -1 to infer
+  for (int64_t d = 2; d < input.dim(); ++d) per_group *= input.size(d);
+  const Tensor x = (reduced_precision ? input.to(kFloat32) : input).reshape({n, num_groups, per_group});
+  const Tensor mean = x.mean({2}, /*keepdim=*/true);
+  const Tensor var = mt::var(x, {2}, /*correction=*/0, /*keepdim=*/true);
+  Tensor out = ((x - mean) * mt::rsqrt(var + eps)).view(input.sizes());
+  std::vector<int64_t> shape(input.dim(), 1);
+  shape[1] = channels;
+  if (weight && weight->defined()) out = out * weight->view(shape);
+  if (bias && bias->defined()) out = out + bias->view(shape);
+  return reduced_precision ? out.to(input.dtype()) : out;
+}
+
 void register_composites(Library& m) {
   m.impl("layer_norm", MT_FN(layer_norm));
   m.impl("batch_norm", MT_FN(batch_norm));
+  m.impl("group_norm", MT_FN(group_norm));
 }
 
 }  // namespace

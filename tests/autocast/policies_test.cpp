@@ -207,6 +207,7 @@ TEST(AutocastCUDAPolicies, TableFollowsPyTorchsCUDALists) {
       {"pow.Scalar", P::fp32},
       {"softplus", P::fp32},
       {"layer_norm", P::fp32},
+      {"group_norm", P::fp32},
       {"logsumexp", P::fp32},
       {"norm.Scalar", P::fp32},
       {"norm.ScalarOpt_dim", P::fp32},

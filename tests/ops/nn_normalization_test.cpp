@@ -2,9 +2,11 @@
 // float64 and bfloat16), the running statistics' update (momentum, unbiased variance, no autograd),
 // evaluation with the running statistics, first and second derivatives in input, weight and bias, vmap
 // against the loop, Meta, the errors; nn::BatchNorm1d/2d: buffers, training and evaluation, printing.
+// group_norm and nn::GroupNorm likewise, per sample and group of channels.
 #include <gtest/gtest.h>
 #include <microtorch/framework.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "functorch/vmap_test_helpers.h"
 #include "ops/api/batch_norm.h"
 #include "ops/api/empty.h"
+#include "ops/api/group_norm.h"
 #include "ops/api/ones.h"
 #include "ops/api/randn.h"
 #include "ops/api/zeros.h"
@@ -189,6 +192,67 @@ TEST(BatchNorm, ModulesTrackRunningStatisticsAndUseThemInEvaluation) {
   expect_near(values(plain.forward(z)), normalised(z, t.mean, t.var, {1, 1, 1}, {0, 0, 0}, 1e-5), 1e-5);
   EXPECT_TRUE(plain.parameters().empty());
   EXPECT_THROW(plain.forward(x), mt::ValueError);  // 4-D into BatchNorm1d
+}
+
+// (x - mean) / sqrt(var + eps) * w + b over each sample's groups of channels, in double.
+std::vector<double> naive_group_norm(const Tensor& x, int64_t groups, const std::vector<double>& w,
+                                     const std::vector<double>& b, double eps) {
+  const int64_t n = x.size(0), c = x.size(1), inner = x.numel() / std::max<int64_t>(n * c, 1);
+  const int64_t per_group = c / groups * inner;
+  const std::vector<double> v = values(x);
+  std::vector<double> out(v.size());
+  for (int64_t s = 0; s < n * groups; ++s) {
+    double mean = 0, var = 0;
+    for (int64_t i = 0; i < per_group; ++i) mean += v[s * per_group + i];
+    mean /= static_cast<double>(per_group);
+    for (int64_t i = 0; i < per_group; ++i) var += std::pow(v[s * per_group + i] - mean, 2);
+    var /= static_cast<double>(per_group);
+    for (int64_t i = 0; i < per_group; ++i) {
+      const int64_t k = s * per_group + i, channel = k / inner % c;
+      out[k] = (v[k] - mean) / std::sqrt(var + eps) * w[channel] + b[channel];
+    }
+  }
+  return out;
+}
+
+TEST(GroupNorm, NormalisesEachSamplesGroupsOfChannels) {
+  uint64_t seed = 60;
+  for (const auto& [shape, groups] : std::vector<std::pair<Ints, int64_t>>{
+           {{2, 6}, 3}, {{3, 4, 5}, 2}, {{2, 6, 3, 2}, 6}, {{2, 6, 3, 2}, 1}, {{0, 4, 3}, 2}})
+    for (mt::ScalarType dtype : {mt::kFloat32, mt::kFloat64, mt::kBFloat16}) {
+      const Tensor x = randn(shape, seed++, dtype) * 3 - 1, w = randn({shape[1]}, seed++),
+                   b = randn({shape[1]}, seed++);
+      const Tensor y = mt::group_norm(x, groups, w, b, 1e-5);
+      EXPECT_EQ(y.dtype(), dtype);
+      EXPECT_EQ(y.sizes().vec(), shape);
+      const double tol = dtype == mt::kFloat64 ? 1e-10 : dtype == mt::kFloat32 ? 1e-5 : 3e-2;
+      expect_near(values(y), naive_group_norm(x, groups, values(w), values(b), 1e-5), tol);
+    }
+}
+
+TEST(GroupNorm, DifferentiatesVmapsAndChecksItsArguments) {
+  const Tensor x = randn({2, 4, 3}, 70, mt::kFloat64).requires_grad_(),
+               w = randn({4}, 71, mt::kFloat64).requires_grad_(), b = randn({4}, 72, mt::kFloat64).requires_grad_();
+  const auto f = [](const mt::autograd::variable_list& v) { return mt::group_norm(v[0], 2, v[1], v[2], 1e-5); };
+  EXPECT_TRUE(mt::autograd::gradcheck(f, {x, w, b}));
+  EXPECT_TRUE(mt::autograd::gradgradcheck(f, {x, w, b}));
+  const mt_test::Fn g = [](const std::vector<Tensor>& v) { return mt::group_norm(v[0], 2, v[1]); };
+  mt_test::expect_vmap_matches_loop(g, {randn({5, 2, 4, 3}, 73), randn({5, 4}, 74)}, {0, 0});
+  mt_test::expect_vmap_matches_loop(g, {randn({2, 4, 5, 3}, 75), randn({4}, 76)}, {2, std::nullopt});
+  expect_error<mt::RuntimeError>([] { mt::group_norm(randn({2, 5, 3}, 77), 2); },
+                                 "Expected number of channels in input to be divisible by num_groups, but got input "
+                                 "of shape [2, 5, 3] and num_groups=2");
+  expect_error<mt::RuntimeError>([] { mt::group_norm(randn({2, 6, 3}, 78), 2, mt::ones({4})); },
+                                 "Expected weight to be a vector of size equal to the number of channels in input, but "
+                                 "got weight of shape [4] and input of shape [2, 6, 3]");
+  mt::nn::GroupNorm gn(mt::nn::GroupNormOptions(2, 4).eps(1e-3));
+  const Tensor y = randn({3, 4, 5}, 79);
+  expect_near(values(gn.forward(y)), naive_group_norm(y, 2, {1, 1, 1, 1}, {0, 0, 0, 0}, 1e-3), 1e-5);
+  std::ostringstream printed;
+  printed << gn;
+  EXPECT_EQ(printed.str(), "GroupNorm(2, 4, eps=0.001, affine=True)");
+  EXPECT_EQ(gn.parameters().size(), 2u);
+  EXPECT_THROW(mt::nn::GroupNorm(mt::nn::GroupNormOptions(3, 4)), mt::ValueError);
 }
 
 }  // namespace
