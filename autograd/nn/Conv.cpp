@@ -5,14 +5,17 @@
 
 #include "ops/api/conv1d.h"
 #include "ops/api/conv2d.h"
+#include "ops/api/pad.h"
 #include "ops/Factories.h"
 
 namespace mt::nn {
 
 template <size_t D>
 ConvOptions<D>& ConvOptions<D>::padding_mode(std::string mode) {
-  MT_CHECK_VALUE(mode == "zeros", "padding_mode '", mode, "' is not supported: only 'zeros' (the pad op that "
-                 "'reflect', 'replicate' and 'circular' need is not in the library)");
+  MT_CHECK_VALUE(mode == "zeros" || mode == "reflect" || mode == "replicate" || mode == "circular",
+                 "padding_mode must be one of ['zeros', 'reflect', 'replicate', 'circular'], but got padding_mode='",
+                 mode, "'");
+  padding_mode_ = std::move(mode);
   return *this;
 }
 
@@ -45,10 +48,33 @@ ConvNd<D>::ConvNd(ConvOptions<D> options, Generator* generator) : options_(std::
   if (o.bias()) bias = register_parameter("bias", uniform({o.out_channels()}));
 }
 
+// The padding a mode other than "zeros" applies with mt::pad, as (before, after) pairs from the last dim
+// backwards (PyTorch's _reversed_padding_repeated_twice); "same" splits each dim's total as conv2d does.
+template <size_t D>
+std::vector<int64_t> pad_amounts(const ConvOptions<D>& o) {
+  std::vector<int64_t> amounts;
+  for (size_t k = D; k-- > 0;) {
+    if (const auto* mode = std::get_if<std::string>(&o.padding())) {
+      const int64_t total = *mode == "same" ? o.dilation()[k] * (o.kernel_size()[k] - 1) : 0;
+      amounts.insert(amounts.end(), {total / 2, total - total / 2});
+    } else {
+      const int64_t p = std::get<std::vector<int64_t>>(o.padding())[k];
+      amounts.insert(amounts.end(), {p, p});
+    }
+  }
+  return amounts;
+}
+
 template <size_t D>
 Tensor ConvNd<D>::forward(const Tensor& input) const {
   const ConvOptions<D>& o = options_;
   const std::optional<Tensor> b = bias.defined() ? std::optional<Tensor>(bias) : std::nullopt;
+  if (o.padding_mode() != "zeros") {
+    const Tensor padded = mt::pad(input, pad_amounts(o), o.padding_mode());
+    const std::vector<int64_t> none(D, 0);
+    if constexpr (D == 1) return mt::conv1d(padded, weight, b, o.stride(), none, o.dilation(), o.groups());
+    else return mt::conv2d(padded, weight, b, o.stride(), none, o.dilation(), o.groups());
+  }
   const auto* mode = std::get_if<std::string>(&o.padding());
   if constexpr (D == 1) {
     if (mode) return mt::conv1d(input, weight, b, o.stride(), *mode, o.dilation(), o.groups());
@@ -79,6 +105,7 @@ std::string ConvNd<D>::extra_repr() const {
   if (o.dilation() != std::vector<int64_t>(D, 1)) ss << ", dilation=" << list(o.dilation());
   if (o.groups() != 1) ss << ", groups=" << o.groups();
   if (!bias.defined()) ss << ", bias=False";
+  if (o.padding_mode() != "zeros") ss << ", padding_mode=" << o.padding_mode();
   return ss.str();
 }
 

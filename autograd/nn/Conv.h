@@ -4,6 +4,7 @@
 // initialisation.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -13,7 +14,8 @@
 namespace mt::nn {
 
 // in_channels, out_channels and the kernel size (one value for every dim, or one per dim); the rest
-// fluent, as libtorch's ConvNdOptions: stride 1, padding 0 (or "same"/"valid"), dilation 1, groups 1, a bias.
+// fluent, as libtorch's ConvNdOptions: stride 1, padding 0 (or "same"/"valid"), dilation 1, groups 1, a bias,
+// padding_mode "zeros".
 template <size_t D>
 class ConvOptions {
  public:
@@ -26,12 +28,12 @@ class ConvOptions {
   ConvOptions& stride(int64_t v) { return stride(Sizes{v}); }
   ConvOptions& padding(Sizes v) { return padding_ = expand(v), *this; }
   ConvOptions& padding(int64_t v) { return padding(Sizes{v}); }
-  ConvOptions& padding(std::string mode) { return padding_ = std::move(mode), *this; }  // "same" or "valid"
+  ConvOptions& padding(std::string_view mode) { return padding_ = std::string(mode), *this; }  // "same" or "valid"
   ConvOptions& dilation(Sizes v) { return dilation_ = expand(v), *this; }
   ConvOptions& dilation(int64_t v) { return dilation(Sizes{v}); }
   ConvOptions& groups(int64_t v) { return groups_ = v, *this; }
   ConvOptions& bias(bool v) { return bias_ = v, *this; }
-  // A non-zero mode ("reflect", "replicate", "circular") needs the pad op, which the library does not have.
+  // "zeros" (conv's own padding), "reflect", "replicate" or "circular" (the input padded by mt::pad first).
   ConvOptions& padding_mode(std::string mode);
 
   int64_t in_channels() const { return in_channels_; }
@@ -42,6 +44,7 @@ class ConvOptions {
   const Sizes& dilation() const { return dilation_; }
   int64_t groups() const { return groups_; }
   bool bias() const { return bias_; }
+  const std::string& padding_mode() const { return padding_mode_; }
 
  private:
   static Sizes expand(const Sizes& v) { return v.size() == 1 ? Sizes(D, v[0]) : v; }
@@ -51,6 +54,7 @@ class ConvOptions {
   Sizes dilation_ = Sizes(D, 1);
   int64_t groups_ = 1;
   bool bias_ = true;
+  std::string padding_mode_ = "zeros";
 };
 
 using Conv1dOptions = ConvOptions<1>;

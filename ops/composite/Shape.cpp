@@ -1,8 +1,15 @@
-// flip as a composition: an index_select with reversed positions per flipped dim, so every layer (CUDA,
-// Meta, autograd, vmap) handles it through index_select.
+// flip and pad as compositions: an index_select per dim (reversed positions; the positions a reflected,
+// replicated or circular border reads) or a cat with constant blocks, so every layer (CUDA, Meta,
+// autograd, vmap) handles them through index_select, cat and narrow.
+#include <algorithm>
+#include <optional>
+#include <string_view>
+#include <vector>
+
 #include "dispatch/Library.h"
 #include "ops/Factories.h"
 #include "ops/api/arange.h"
+#include "ops/api/cat.h"
 #include "ops/ReduceOps.h"
 
 namespace mt {
@@ -20,8 +27,85 @@ Tensor flip_default(const Tensor& self, IntArrayRef dims) {
   return out.defined() ? out : self.clone();
 }
 
+// The positions of a dim of `size` that a border of `before` and `after` elements reads, in order.
+std::vector<int64_t> border_positions(std::string_view mode, int64_t size, int64_t before, int64_t after) {
+  std::vector<int64_t> at;
+  for (int64_t i = -before; i < size + after; ++i) {
+    if (mode == "reflect") {
+      at.push_back(i < 0 ? -i : i >= size ? 2 * (size - 1) - i : i);
+    } else if (mode == "replicate") {
+      at.push_back(std::clamp<int64_t>(i, 0, size - 1));
+    } else {  // circular
+      at.push_back((i % size + size) % size);
+    }
+  }
+  return at;
+}
+
+// F.pad: `pad` lists (before, after) pairs from the last dim backwards; a negative amount crops (constant
+// mode). The other modes pad the last 1 to 3 dims of an input with one or two more (batch, channels).
+Tensor pad_default(const Tensor& self, IntArrayRef pad, std::string_view mode, std::optional<double> value) {
+  MT_CHECK(pad.size() % 2 == 0, "Padding length must be divisible by 2");
+  const int64_t dims = static_cast<int64_t>(pad.size()) / 2;
+  MT_CHECK(dims <= self.dim(), "Padding length should be less than or equal to two times the input dimension but "
+           "got padding length ", pad.size(), " and input of dimension ", self.dim());
+  const bool constant = mode == "constant";
+  MT_CHECK(constant || mode == "reflect" || mode == "replicate" || mode == "circular", "Unrecognised padding mode ",
+           mode);
+  MT_CHECK(constant || !value || *value == 0, "Padding mode \"", mode,
+           "\" doesn't take in value argument");
+  if (!constant) {
+    MT_CHECK_AS(NotImplementedError, dims <= 3 && self.dim() >= dims + 1 && self.dim() <= dims + 2, "Only 2D, 3D, 4D, "
+                "5D padding with non-constant padding are supported for now: ", mode, " pads ", dims,
+                " trailing dims of an input with 1 or 2 dims before them, but got an input of size ", self.sizes());
+  }
+  Tensor out = self;
+  bool copied = false;  // the result is a new tensor, never a view of self
+  for (int64_t k = 0; k < dims; ++k) {
+    const int64_t d = self.dim() - 1 - k, before = pad[2 * k], after = pad[2 * k + 1], size = out.size(d);
+    if (constant) {
+      // Crop first, then add constant blocks.
+      const int64_t start = std::max<int64_t>(-before, 0), stop = size - std::max<int64_t>(-after, 0);
+      MT_CHECK(stop >= start, "The input size ", size, ", plus negative padding ", before, " and ", after,
+               " resulted in a negative output size, which is invalid. Check dimension ", d, " of your input.");
+      if (start > 0 || stop < size) out = out.narrow(d, start, stop - start);
+      const auto block = [&](int64_t n) {
+        std::vector<int64_t> sizes = out.sizes().vec();
+        sizes[d] = n;
+        return full(sizes, value.value_or(0.0), out.options());
+      };
+      if (before > 0 || after > 0) {
+        std::vector<Tensor> parts;
+        if (before > 0) parts.push_back(block(before));
+        parts.push_back(out);
+        if (after > 0) parts.push_back(block(after));
+        out = mt::cat(parts, d);
+        copied = true;
+      }
+      continue;
+    }
+    MT_CHECK(before >= 0 && after >= 0, "Negative padding is only supported in constant mode, but got ", before,
+             " and ", after, " for dimension ", d);
+    if (mode == "reflect") {
+      MT_CHECK(before < size && after < size, "Argument #4: Padding size should be less than the corresponding input "
+               "dimension, but got: padding (", before, ", ", after, ") at dimension ", d, " of input ", self.sizes());
+    } else if (mode == "circular") {
+      MT_CHECK(before <= size && after <= size, "Padding value causes wrapping around more than once.");
+    } else {
+      MT_CHECK(size > 0, "input tensor must have a non-zero size in dimension ", d, " to be padded by replicate");
+    }
+    const std::vector<int64_t> at = border_positions(mode, size, before, after);
+    out = out.index_select(d, mt::tensor(at, TensorOptions(kInt64).device(self.device())));
+    copied = true;
+  }
+  return copied ? out : out.clone();
+}
+
 }  // namespace
 
-MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) { m.impl("flip", MT_FN(flip_default)); }
+MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {
+  m.impl("flip", MT_FN(flip_default));
+  m.impl("pad", MT_FN(pad_default));
+}
 
 }  // namespace mt

@@ -15,6 +15,7 @@
 #include "ops/api/conv1d.h"
 #include "ops/api/conv2d.h"
 #include "ops/api/max_pool2d.h"
+#include "ops/api/pad.h"
 #include "ops/api/randn.h"
 
 namespace {
@@ -93,8 +94,9 @@ TEST(NNConv, BadOptionsAreRefused) {
   EXPECT_TRUE(contains(
       message_of<mt::ValueError>([] { mt::nn::Conv2d(mt::nn::Conv2dOptions(2, 4, 3).stride(2).padding("same")); }),
       "padding='same' is not supported for strided convolutions"));
-  EXPECT_TRUE(contains(message_of<mt::ValueError>([] { mt::nn::Conv2dOptions(2, 4, 3).padding_mode("reflect"); }),
-                       "padding_mode 'reflect' is not supported"));
+  EXPECT_TRUE(contains(message_of<mt::ValueError>([] { mt::nn::Conv2dOptions(2, 4, 3).padding_mode("mirror"); }),
+                       "padding_mode must be one of ['zeros', 'reflect', 'replicate', 'circular'], but got "
+                       "padding_mode='mirror'"));
   EXPECT_TRUE(contains(message_of<mt::ValueError>([] { mt::nn::Conv2d(mt::nn::Conv2dOptions(2, 4, {3, 3, 3})); }),
                        "kernel_size, stride and dilation need 1 or 2 values"));
 }
@@ -122,6 +124,22 @@ TEST(NNConv, AveragePoolsAreTheirOpsWithTheirOptions) {
   EXPECT_EQ(values(global.forward(x)), values(mt::adaptive_avg_pool2d(x, {1, 1})));
   EXPECT_EQ(printed(global), "AdaptiveAvgPool2d(output_size=1)");
   EXPECT_EQ(printed(mt::nn::AdaptiveAvgPool2d({2, 3})), "AdaptiveAvgPool2d(output_size=(2, 3))");
+}
+
+TEST(NNConv, APaddingModePadsTheInputBeforeTheConvolution) {
+  const Tensor x = mt::randn({2, 3, 6, 5});
+  const mt::nn::Conv2d reflect(mt::nn::Conv2dOptions(3, 4, 3).padding({1, 2}).padding_mode("reflect"));
+  const Tensor expected = mt::conv2d(mt::pad(x, {2, 2, 1, 1}, "reflect"), reflect.weight, reflect.bias);
+  EXPECT_EQ(reflect.forward(x).sizes().vec(), (std::vector<int64_t>{2, 4, 6, 7}));
+  EXPECT_EQ(values(reflect.forward(x)), values(expected));
+  // "same" with an even kernel: the far side gets the extra element, as conv2d's own "same".
+  const mt::nn::Conv2d same(mt::nn::Conv2dOptions(3, 2, {4, 3}).padding("same").padding_mode("circular"));
+  EXPECT_EQ(values(same.forward(x)), values(mt::conv2d(mt::pad(x, {1, 1, 1, 2}, "circular"), same.weight, same.bias)));
+  const mt::nn::Conv1d replicate(mt::nn::Conv1dOptions(3, 2, 3).padding(1).padding_mode("replicate"));
+  const Tensor s = mt::randn({2, 3, 7});
+  EXPECT_EQ(values(replicate.forward(s)),
+            values(mt::conv1d(mt::pad(s, {1, 1}, "replicate"), replicate.weight, replicate.bias)));
+  EXPECT_EQ(printed(reflect), "Conv2d(3, 4, kernel_size=(3, 3), stride=(1, 1), padding=(1, 2), padding_mode=reflect)");
 }
 
 }  // namespace

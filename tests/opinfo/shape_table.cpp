@@ -1,5 +1,7 @@
 // The rows of the shape ops. Each reference says, from the op's definition, which input element a result
 // element is: transpose(0, 2) reads x[k, j, i] at [i, j, k].
+#include <algorithm>
+
 #include "opinfo/OpInfo.h"
 #include "ops/api/as_strided.h"
 #include "ops/api/chunk.h"
@@ -10,6 +12,7 @@
 #include "ops/api/flip.h"
 #include "ops/api/movedim.h"
 #include "ops/api/narrow.h"
+#include "ops/api/pad.h"
 #include "ops/api/permute.h"
 #include "ops/api/reshape.h"
 #include "ops/api/select.h"
@@ -349,6 +352,47 @@ const std::vector<ShapeOpInfo>& shape_ops() {
        .source =
            [](const Index& i) {
              return Index{1 - i[0], i[1], 3 - i[2]};
+           },
+       .view = false},
+      // The border modes of pad read input elements (constant padding is tests/ops/pad_test.cpp's).
+      {.name = "pad",
+       .sample = "reflect_2_1",
+       .input = {2, 3, 4},
+       .op =
+           [](const Tensor& x) {
+             return mt::pad(x, {2, 1}, "reflect");
+           },
+       .sizes = {2, 3, 7},
+       .source =
+           [](const Index& i) {
+             const int64_t c = i[2] - 2;  // mirrored at the edges, which are not repeated
+             return Index{i[0], i[1], c < 0 ? -c : c > 3 ? 6 - c : c};
+           },
+       .view = false},
+      {.name = "pad",
+       .sample = "replicate_1_1_1_2",
+       .input = {2, 3, 4},
+       .op =
+           [](const Tensor& x) {
+             return mt::pad(x, {1, 1, 1, 2}, "replicate");
+           },
+       .sizes = {2, 6, 6},
+       .source =
+           [](const Index& i) {
+             return Index{i[0], std::clamp<int64_t>(i[1] - 1, 0, 2), std::clamp<int64_t>(i[2] - 1, 0, 3)};
+           },
+       .view = false},
+      {.name = "pad",
+       .sample = "circular_3_2",
+       .input = {2, 3, 4},
+       .op =
+           [](const Tensor& x) {
+             return mt::pad(x, {3, 2}, "circular");
+           },
+       .sizes = {2, 3, 9},
+       .source =
+           [](const Index& i) {
+             return Index{i[0], i[1], (i[2] - 3 + 4) % 4};
            },
        .view = false},
   };
