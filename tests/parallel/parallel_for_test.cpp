@@ -211,7 +211,8 @@ TEST(ParallelFor, AQuestionSoonAfterAnotherGetsTheSleepingWorkersWoken) {
     ++free_attempts;
     woken = mt::parallel_threads(false) == threads;
   }
-  if (free_attempts == 0) GTEST_SKIP() << "other threads held the cores for 5 s";
+  // One try can meet a neighbour that /proc/loadavg has not shown yet: the verdict needs a few.
+  if (!woken && free_attempts < 3) GTEST_SKIP() << "the cores were free only " << free_attempts << " times in 5 s";
   EXPECT_TRUE(woken) << "no worker woken in " << free_attempts << " tries with the cores free";
 }
 
