@@ -14,6 +14,8 @@ namespace mt {
 
 MT_DEFINE_STUB(max_pool2d_stub, void(const TensorBase&, const TensorBase&, const TensorBase&, const PoolGeometry&));
 
+namespace {
+
 int64_t pooled_size(int64_t size, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation, bool ceil_mode) {
   const int64_t span = size + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0);
   int64_t out = (span >= 0 ? span / stride : -((-span + stride - 1) / stride)) + 1;
@@ -21,13 +23,14 @@ int64_t pooled_size(int64_t size, int64_t kernel, int64_t pad, int64_t stride, i
   return out;
 }
 
-std::pair<int64_t, int64_t> pair_of(IntArrayRef v, const char* message, std::optional<IntArrayRef> fallback) {
+// (height, width) from an int[2] argument of one or two values, or from `fallback` where the argument may be
+// omitted (a pooling's stride) and is.
+std::pair<int64_t, int64_t> pair_of(IntArrayRef v, const char* op, const char* name, const char* forms,
+                                    std::optional<IntArrayRef> fallback = {}) {
   if (v.empty() && fallback) v = *fallback;
-  MT_CHECK(v.size() == 1 || v.size() == 2, message);
+  MT_CHECK(v.size() == 1 || v.size() == 2, op, ": ", name, " must ", forms);
   return {v[0], v.size() == 2 ? v[1] : v[0]};
 }
-
-namespace {
 
 // Whether each of the `out` windows along a dim of `size` has a tap inside it (dilated taps can straddle
 // a short input, where the window would have no maximum).
@@ -43,14 +46,15 @@ bool windows_reach_input(int64_t size, int64_t kernel, int64_t pad, int64_t stri
   return true;
 }
 
-std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
-                                                   IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
-  const auto [kh, kw] =
-      pair_of(kernel_size, "max_pool2d: kernel_size must either be a single int, or a tuple of two ints");
+}  // namespace
+
+PoolGeometry pool_geometry(const TensorBase& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
+                           IntArrayRef dilation, bool ceil_mode, const char* op) {
+  const auto [kh, kw] = pair_of(kernel_size, op, "kernel_size", "either be a single int, or a tuple of two ints");
   const auto [sh, sw] =
-      pair_of(stride, "max_pool2d: stride must either be omitted, a single int, or a tuple of two ints", kernel_size);
-  const auto [ph, pw] = pair_of(padding, "max_pool2d: padding must either be a single int, or a tuple of two ints");
-  const auto [dh, dw] = pair_of(dilation, "max_pool2d: dilation must be either a single int, or a tuple of two ints");
+      pair_of(stride, op, "stride", "either be omitted, a single int, or a tuple of two ints", kernel_size);
+  const auto [ph, pw] = pair_of(padding, op, "padding", "either be a single int, or a tuple of two ints");
+  const auto [dh, dw] = pair_of(dilation, op, "dilation", "be either a single int, or a tuple of two ints");
   const int64_t d = self.dim();
   MT_CHECK((d == 3 || d == 4) && self.size(-1) != 0 && self.size(-2) != 0 && self.size(-3) != 0,
            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:", self.sizes());
@@ -66,8 +70,17 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
   MT_CHECK(g.out_h >= 1 && g.out_w >= 1, "Given input size: (", channels, "x", height, "x", width,
            "). Calculated output size: (", channels, "x", g.out_h, "x", g.out_w, "). Output size is too small");
   MT_CHECK(windows_reach_input(height, kh, ph, sh, dh, g.out_h) && windows_reach_input(width, kw, pw, sw, dw, g.out_w),
-           "max_pool2d: with kernel_size=(", kh, ", ", kw, "), padding=(", ph, ", ", pw, ") and dilation=(", dh,
-           ", ", dw, ") a window of the input of size (", height, ", ", width, ") reads only padding");
+           op, ": with kernel_size=(", kh, ", ", kw, "), padding=(", ph, ", ", pw, ") and dilation=(", dh, ", ", dw,
+           ") a window of the input of size (", height, ", ", width, ") reads only padding");
+  return g;
+}
+
+namespace {
+
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                                                   IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+  const PoolGeometry g = pool_geometry(self, kernel_size, stride, padding, dilation, ceil_mode, "max_pool2d");
+  const int64_t d = self.dim();
   std::vector<int64_t> sizes = self.sizes().vec();
   sizes[d - 2] = g.out_h;
   sizes[d - 1] = g.out_w;

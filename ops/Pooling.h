@@ -1,10 +1,7 @@
 #pragma once
 // max_pool2d_with_indices (ops/Pooling.cpp): the argument checks and the output allocation, shared by CPU,
 // CUDA and Meta; the loops are the stub's (ops/cpu/PoolingKernel.cpp, ops/cuda/PoolingKernel.cu). The
-// average poolings are compositions (ops/composite/Pooling.cpp).
-#include <optional>
-#include <utility>
-
+// average poolings are compositions (ops/composite/Pooling.cpp) that share the window checks.
 #include "ops/infra/DispatchStub.h"
 #include "tensor/TensorBase.h"
 
@@ -18,13 +15,13 @@ struct PoolGeometry {
   int64_t out_h, out_w;
 };
 
-// The number of windows along a dim of `size` (PyTorch's pooling_output_shape): floor division, or ceil
-// division where a last window that would start in the far padding is dropped.
-int64_t pooled_size(int64_t size, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation, bool ceil_mode);
-
-// (height, width) from an int[2] argument of one or two values, or from `fallback` where the argument may be
-// omitted (a pooling's stride) and is; `message` names the argument's error.
-std::pair<int64_t, int64_t> pair_of(IntArrayRef v, const char* message, std::optional<IntArrayRef> fallback = {});
+// The windows of max_pool2d or avg_pool2d (`op`; avg_pool2d passes dilation 1) over `self`, an image
+// [C, H, W] or a batch of them, from their int[2] arguments (one value stands for both dims; an omitted
+// stride is the kernel size), checked as PyTorch's pool2d_shape_check checks them. out_h and out_w follow
+// PyTorch's pooling_output_shape: floor division, or ceil division where a last window that would start in
+// the far padding is dropped.
+PoolGeometry pool_geometry(const TensorBase& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
+                           IntArrayRef dilation, bool ceil_mode, const char* op);
 
 // out[p][y][x] = the largest element of plane p under window (y, x) (NaN if any is NaN), indices[p][y][x]
 // its position r * width + c in the plane (the first, in row-major order, among equals). self, out and

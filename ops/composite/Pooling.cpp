@@ -23,11 +23,7 @@ Tensor max_pool(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
   return std::get<0>(mt::max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode));
 }
 
-void check_image(const Tensor& self, const char* op) {
-  const int64_t d = self.dim();
-  MT_CHECK((d == 3 || d == 4) && self.size(-1) != 0 && self.size(-2) != 0 && self.size(-3) != 0, op,
-           ": Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:",
-           self.sizes());
+void check_floating(const Tensor& self, const char* op) {
   MT_CHECK_AS(NotImplementedError, is_floating_point(self.dtype()), "\"", op, "\" not implemented for '",
               self.dtype(), "'");
 }
@@ -46,29 +42,16 @@ Tensor zero_extended(const Tensor& self, int64_t height, int64_t width) {
 
 Tensor average_pool(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
                     bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {
-  const auto [kh, kw] =
-      pair_of(kernel_size, "avg_pool2d: kernel_size must either be a single int, or a tuple of two ints");
-  const auto [sh, sw] =
-      pair_of(stride, "avg_pool2d: stride must either be omitted, a single int, or a tuple of two ints", kernel_size);
-  const auto [ph, pw] = pair_of(padding, "avg_pool2d: padding must either be a single int, or a tuple of two ints");
-  check_image(self, "avg_pool2d");
-  MT_CHECK(kh > 0 && kw > 0, "kernel size should be greater than zero, but got kH: ", kh, " kW: ", kw);
-  MT_CHECK(sh > 0 && sw > 0, "stride should be greater than zero, but got dH: ", sh, " dW: ", sw);
-  MT_CHECK(ph >= 0 && pw >= 0, "pad must be non-negative, but got padW = ", pw, ", padH = ", ph);
-  MT_CHECK(ph <= kh / 2 && pw <= kw / 2, "pad should be smaller than or equal to half of kernel size, but got padW = ",
-           pw, ", padH = ", ph, ", kW = ", kw, ", kH = ", kh);
+  const PoolGeometry g = pool_geometry(self, kernel_size, stride, padding, {1}, ceil_mode, "avg_pool2d");
+  check_floating(self, "avg_pool2d");
   MT_CHECK(!divisor_override || *divisor_override != 0, "divisor must be not zero");
-  const int64_t height = self.size(-2), width = self.size(-1), channels = self.size(-3);
-  const int64_t out_h = pooled_size(height, kh, ph, sh, 1, ceil_mode),
-                out_w = pooled_size(width, kw, pw, sw, 1, ceil_mode);
-  MT_CHECK(out_h >= 1 && out_w >= 1, "Given input size: (", channels, "x", height, "x", width,
-           "). Calculated output size: (", channels, "x", out_h, "x", out_w, "). Output size is too small");
+  const int64_t height = g.height, width = g.width, out_h = g.out_h, out_w = g.out_w;
+  const int64_t kh = g.kernel_h, kw = g.kernel_w, sh = g.stride_h, sw = g.stride_w, ph = g.pad_h, pw = g.pad_w;
   // A ceil_mode window past the far padding reads zeros: the image is extended to what im2col's floor
   // division needs for out_h x out_w windows.
-  const int64_t planes = self.numel() / (height * width);
   const Tensor x = zero_extended(self, (out_h - 1) * sh + kh - 2 * ph, (out_w - 1) * sw + kw - 2 * pw);
   const Tensor sums =
-      mt::sum(mt::im2col(x.reshape({planes, 1, x.size(-2), x.size(-1)}), {kh, kw}, {1, 1}, {ph, pw}, {sh, sw}), 1);
+      mt::sum(mt::im2col(x.reshape({g.planes, 1, x.size(-2), x.size(-1)}), {kh, kw}, {1, 1}, {ph, pw}, {sh, sw}), 1);
   // PyTorch's divisor: the window's area within the padded image (count_include_pad), or within the image.
   std::vector<double> divisors;
   for (int64_t y = 0; y < out_h; ++y)
@@ -105,7 +88,11 @@ Tensor adaptive_average_pool(const Tensor& self, IntArrayRef output_size) {
   MT_CHECK(output_size[0] >= 0 && output_size[1] >= 0,
            "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {",
            output_size[0], ", ", output_size[1], "}");
-  check_image(self, "adaptive_avg_pool2d");
+  const int64_t d = self.dim();
+  MT_CHECK((d == 3 || d == 4) && self.size(-1) != 0 && self.size(-2) != 0 && self.size(-3) != 0,
+           "adaptive_avg_pool2d: Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
+           "but got:", self.sizes());
+  check_floating(self, "adaptive_avg_pool2d");
   const TensorOptions options = TensorOptions(self.dtype()).device(self.device());
   // PyTorch's kernel runs in the input's dtype whatever autocast says: its products here must too.
   const ExcludeDispatchKeyGuard no_autocast(autocast_dispatch_keyset);
