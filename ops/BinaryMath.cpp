@@ -1,5 +1,6 @@
 // atan2, hypot, copysign, logaddexp, logaddexp2 and xlogy: one iterator that promotes integer inputs to the
-// default float, one stub; the Scalar overloads are compositions through the Tensor ones.
+// default float, one stub; the functional, in-place and out= forms of each op tagged family=binary_math are
+// registered from the generated list. The Scalar overloads are compositions through the Tensor ones.
 #include "ops/BinaryMath.h"
 
 #include "dispatch/Library.h"
@@ -70,22 +71,12 @@ Tensor& xlogy_scalar_other_out(const Tensor& self, const Scalar& other, Tensor& 
 
 // CPU, CUDA and Meta share these kernels: on Meta the iterator allocates no data and runs no loop.
 void register_kernels(Library& m) {
-  m.impl("atan2", MT_FN(binary_math<BinaryMath::Atan2>));
-  m.impl("atan2_", MT_FN(binary_math_<BinaryMath::Atan2>));
-  m.impl("atan2.out", MT_FN(binary_math_out<BinaryMath::Atan2>));
-  m.impl("hypot", MT_FN(binary_math<BinaryMath::Hypot>));
-  m.impl("hypot_", MT_FN(binary_math_<BinaryMath::Hypot>));
-  m.impl("hypot.out", MT_FN(binary_math_out<BinaryMath::Hypot>));
-  m.impl("copysign.Tensor", MT_FN(binary_math<BinaryMath::Copysign>));
-  m.impl("copysign_.Tensor", MT_FN(binary_math_<BinaryMath::Copysign>));
-  m.impl("copysign.out", MT_FN(binary_math_out<BinaryMath::Copysign>));
-  m.impl("logaddexp", MT_FN(binary_math<BinaryMath::Logaddexp>));
-  m.impl("logaddexp.out", MT_FN(binary_math_out<BinaryMath::Logaddexp>));
-  m.impl("logaddexp2", MT_FN(binary_math<BinaryMath::Logaddexp2>));
-  m.impl("logaddexp2.out", MT_FN(binary_math_out<BinaryMath::Logaddexp2>));
-  m.impl("xlogy.Tensor", MT_FN(binary_math<BinaryMath::Xlogy>));
-  m.impl("xlogy_.Tensor", MT_FN(binary_math_<BinaryMath::Xlogy>));
-  m.impl("xlogy.OutTensor", MT_FN(binary_math_out<BinaryMath::Xlogy>));
+#define MT_REGISTER_BINARY_MATH(name, functional, inplace, out)                   \
+  m.impl(functional, MT_FN(binary_math<BinaryMath::name>));                      \
+  if (inplace[0] != '\0') m.impl(inplace, MT_FN(binary_math_<BinaryMath::name>)); \
+  m.impl(out, MT_FN(binary_math_out<BinaryMath::name>));
+  MT_BINARY_MATH_OPS(MT_REGISTER_BINARY_MATH)
+#undef MT_REGISTER_BINARY_MATH
 }
 
 }  // namespace

@@ -7,10 +7,16 @@
 #include "ops/infra/DispatchStub.h"
 #include "ops/ScalarMath.h"
 #include "ops/infra/TensorIterator.h"
+#include "ops/families/binary_math.h"
 
 namespace mt {
 
-enum class BinaryMath { Atan2, Hypot, Copysign, Logaddexp, Logaddexp2, Xlogy };
+// The ops tagged family=binary_math in their declarations (ops/native_functions/binary_math.txt).
+enum class BinaryMath {
+#define MT_BINARY_MATH_ENUM(name, functional, inplace, out) name,
+  MT_BINARY_MATH_OPS(MT_BINARY_MATH_ENUM)
+#undef MT_BINARY_MATH_ENUM
+};
 
 MT_DECLARE_STUB(binary_math_stub, void(TensorIterator&, BinaryMath));
 
@@ -34,41 +40,40 @@ MT_HOST_DEVICE M x_log_y(M x, M y) {
 
 template <BinaryMath kOp, typename M>
 MT_HOST_DEVICE M binary_math_value(M a, M b) {
-  if constexpr (kOp == BinaryMath::Atan2)
+  using enum BinaryMath;
+  if constexpr (kOp == atan2)
     return std::atan2(a, b);
-  else if constexpr (kOp == BinaryMath::Hypot)
+  else if constexpr (kOp == hypot)
     return std::hypot(a, b);
-  else if constexpr (kOp == BinaryMath::Copysign)
+  else if constexpr (kOp == copysign)
     return std::copysign(a, b);
-  else if constexpr (kOp == BinaryMath::Logaddexp)
+  else if constexpr (kOp == logaddexp)
     return log_add_exp(a, b, false);
-  else if constexpr (kOp == BinaryMath::Logaddexp2)
+  else if constexpr (kOp == logaddexp2)
     return log_add_exp(a, b, true);
-  else
+  else if constexpr (kOp == xlogy)
     return x_log_y(a, b);
+  else
+    static_assert(sizeof(M) == 0, "each op tagged family=binary_math needs its value here");
 }
 
 // Calls f.template operator()<kOp>() for the run-time op.
 template <typename F>
 void with_binary_math_op(BinaryMath op, F&& f) {
   switch (op) {
-    case BinaryMath::Atan2: return f.template operator()<BinaryMath::Atan2>();
-    case BinaryMath::Hypot: return f.template operator()<BinaryMath::Hypot>();
-    case BinaryMath::Copysign: return f.template operator()<BinaryMath::Copysign>();
-    case BinaryMath::Logaddexp: return f.template operator()<BinaryMath::Logaddexp>();
-    case BinaryMath::Logaddexp2: return f.template operator()<BinaryMath::Logaddexp2>();
-    case BinaryMath::Xlogy: return f.template operator()<BinaryMath::Xlogy>();
+#define MT_BINARY_MATH_CASE(name, functional, inplace, out) \
+  case BinaryMath::name: return f.template operator()<BinaryMath::name>();
+    MT_BINARY_MATH_OPS(MT_BINARY_MATH_CASE)
+#undef MT_BINARY_MATH_CASE
   }
 }
 
 constexpr const char* binary_math_name(BinaryMath op) {
   switch (op) {
-    case BinaryMath::Atan2: return "atan2";
-    case BinaryMath::Hypot: return "hypot";
-    case BinaryMath::Copysign: return "copysign";
-    case BinaryMath::Logaddexp: return "logaddexp";
-    case BinaryMath::Logaddexp2: return "logaddexp2";
-    case BinaryMath::Xlogy: return "xlogy";
+#define MT_BINARY_MATH_NAME(name, functional, inplace, out) \
+  case BinaryMath::name: return #name;
+    MT_BINARY_MATH_OPS(MT_BINARY_MATH_NAME)
+#undef MT_BINARY_MATH_NAME
   }
   return "";
 }

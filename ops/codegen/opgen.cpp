@@ -4,9 +4,10 @@
 // and writes per op ops/api/<name>_ops.h (a struct per overload: its typed handle, call, redispatch) and
 // ops/api/<name>.h (the free functions mt::add(...)); ops/Functions.h (all of them); ops/TensorMethods.h
 // (declarations spliced into class Tensor) and TensorMethods.cpp (their definitions); ops/Tags.h (the ops
-// of each tag) and ops/UnaryOpsList.h (the unary ops' table); RegisterSchemas.cpp (the MT_LIBRARY(mt)
-// block) and RegisterInplaceOrView.cpp.
+// of each tag), ops/UnaryOpsList.h (the unary ops' table) and ops/families/<f>.h (each stub family's ops);
+// RegisterSchemas.cpp (the MT_LIBRARY(mt) block) and RegisterInplaceOrView.cpp.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -37,6 +38,9 @@ struct OpDecl {
   // and bool inputs in the default float. unary_check: the function there that rejects input dtypes.
   bool unary = false, unary_float = false;
   std::string unary_check;
+  // family=<f>: the op is one of a stub family's (one enum value and one shared kernel for the functional,
+  // in-place and out= forms); the generated ops/families/<f>.h lists the family's ops.
+  std::string family;
 };
 
 [[noreturn]] void fail(const std::string& msg) {
@@ -56,6 +60,9 @@ constexpr std::string_view kCastPolicies[] = {"lower_precision_fp", "fp32", "fp3
 
 // The values of a unary_check= tag: the dtype checks in ops/UnaryOps.cpp (any_dtype without the tag).
 constexpr std::string_view kUnaryChecks[] = {"not_bool", "floating_only", "check_neg"};
+
+// The values of a family= tag: the stub families whose ops the generator lists (ops/native_functions/README.md).
+constexpr std::string_view kFamilies[] = {"binary_math"};
 
 template <size_t N>
 bool one_of(const std::string_view (&values)[N], const std::string& v) {
@@ -101,11 +108,13 @@ std::vector<OpDecl> read_decls(const std::string& path) {
       else if (t == "unary") d.unary = true;
       else if (t == "unary_float") d.unary_float = true;
       else if (key == "unary_check" && one_of(kUnaryChecks, value)) d.unary_check = value;
+      else if (key == "family" && one_of(kFamilies, value)) d.family = value;
       else if (key == "autocast_cpu" && policy) d.autocast_cpu = value;
       else if (key == "autocast_cuda" && policy) d.autocast_cuda = value;
       else fail(where + ": unknown tag '" + t + "' (expected pointwise, unary, unary_float, unary_check=<check>, " +
-                "autocast_cpu=<policy> or autocast_cuda=<policy>; a check being one of " + names_of(kUnaryChecks) +
-                ", a policy one of " + names_of(kCastPolicies) + ")");
+                "family=<family>, autocast_cpu=<policy> or autocast_cuda=<policy>; a check being one of " +
+                names_of(kUnaryChecks) + ", a family one of " + names_of(kFamilies) + ", a policy one of " +
+                names_of(kCastPolicies) + ")");
     }
     if (d.unary && d.unary_float) fail(where + ": an op is tagged unary or unary_float, not both");
     if (!d.unary_check.empty() && !d.unary && !d.unary_float) fail(where + ": unary_check= needs unary or unary_float");
@@ -426,6 +435,54 @@ std::string gen_unary_ops(const std::vector<OpDecl>& decls) {
   return o.str();
 }
 
+// The arguments an out= overload shares with its functional form: all but the out arguments.
+std::vector<Argument> inputs_of(const FunctionSchema& s) {
+  std::vector<Argument> inputs;
+  for (const auto& a : s.arguments)
+    if (!a.is_out()) inputs.push_back(a);
+  return inputs;
+}
+
+bool same_types(const std::vector<Argument>& a, const std::vector<Argument>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const Argument& x, const Argument& y) { return x.type == y.type; });
+}
+
+// ops/families/<f>.h for each family= tag: X(name, "functional", "in-place", "out=") per tagged op, the
+// overloads as m.impl names them ("" where the op has no in-place form, as logaddexp). The generator finds
+// an op's siblings by PyTorch's naming: the in-place form is name_ with the same overload name and the same
+// argument types, the out= form the overload of name whose arguments besides out are the functional's. One
+// header per family, so that a new op of one family rebuilds no other family's kernels.
+void write_families(const std::filesystem::path& dir, const std::vector<OpDecl>& decls) {
+  std::map<std::string, std::ostringstream> headers;
+  for (const auto& f : kFamilies) headers[std::string(f)];
+  for (const auto& d : decls) {
+    if (d.family.empty()) continue;
+    const FunctionSchema& s = d.schema;
+    if (is_out_overload(s) || s.op.name.back() == '_')
+      fail(qualified_name(s) + ": tag family= on the functional overload, not its in-place or out= form");
+    std::string inplace, out;
+    for (const auto& o : decls) {
+      const FunctionSchema& t = o.schema;
+      if (t.op.name == s.op.name + "_" && t.op.overload == s.op.overload && same_types(t.arguments, s.arguments))
+        inplace = qualified_name(t);
+      if (t.op.name == s.op.name && is_out_overload(t) && same_types(inputs_of(t), s.arguments)) out = qualified_name(t);
+    }
+    if (out.empty())
+      fail(qualified_name(s) + " (tagged family=" + d.family + ") has no out= overload: declare " + s.op.name +
+           ".out with its arguments and `*, Tensor(a!) out`");
+    headers[d.family] << " \\\n  X(" << s.op.name << ", \"" << qualified_name(s) << "\", \"" << inplace << "\", \""
+                      << out << "\")";
+  }
+  for (auto& [family, ops] : headers) {
+    std::string macro = "MT_";
+    for (const char c : family) macro += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    write_file(dir / (family + ".h"), std::string(kHeader) + "#pragma once\n\n// X(name, \"functional\", " +
+                                          "\"in-place\" or \"\", \"out=\") for each op tagged family=" + family +
+                                          ".\n#define " + macro + "_OPS(X)" + ops.str() + "\n");
+  }
+}
+
 std::string gen_registration(const std::vector<OpDecl>& decls) {
   std::ostringstream o;
   o << kHeader << "#include \"dispatch/Library.h\"\n\nMT_LIBRARY(mt, m) {\n";
@@ -484,6 +541,7 @@ int main(int argc, char** argv) {
   write_file(out / "TensorMethods.cpp", gen_method_defs(decls));
   write_file(out / "ops/Tags.h", gen_tags(decls));
   write_file(out / "ops/UnaryOpsList.h", gen_unary_ops(decls));
+  write_families(out / "ops/families", decls);
   write_file(out / "RegisterSchemas.cpp", gen_registration(decls));
   write_file(out / "RegisterInplaceOrView.cpp", gen_inplace_or_view_registration(decls));
   return 0;
