@@ -1,7 +1,7 @@
 #pragma once
 // mt::nn::Conv1d and Conv2d: a learned filter bank applied by conv1d/conv2d, built from options as
 // libtorch's are (`Conv2d(Conv2dOptions(1, 32, 3).stride(1).padding(1))`), with PyTorch's default
-// initialisation.
+// initialisation; ConvTranspose1d and ConvTranspose2d likewise for conv_transpose1d/2d.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -82,5 +82,72 @@ class ConvNd : public Module {
 
 using Conv1d = ConvNd<1>;
 using Conv2d = ConvNd<2>;
+
+// libtorch's ConvTransposeNdOptions: as ConvOptions, with output_padding (0) and only "zeros" padding.
+template <size_t D>
+class ConvTransposeOptions {
+ public:
+  using Sizes = std::vector<int64_t>;
+  ConvTransposeOptions(int64_t in_channels, int64_t out_channels, Sizes kernel_size)
+      : in_channels_(in_channels), out_channels_(out_channels), kernel_size_(expand(kernel_size)) {}
+  ConvTransposeOptions(int64_t in_channels, int64_t out_channels, int64_t kernel_size)
+      : ConvTransposeOptions(in_channels, out_channels, Sizes{kernel_size}) {}
+  ConvTransposeOptions& stride(Sizes v) { return stride_ = expand(v), *this; }
+  ConvTransposeOptions& stride(int64_t v) { return stride(Sizes{v}); }
+  ConvTransposeOptions& padding(Sizes v) { return padding_ = expand(v), *this; }
+  ConvTransposeOptions& padding(int64_t v) { return padding(Sizes{v}); }
+  ConvTransposeOptions& output_padding(Sizes v) { return output_padding_ = expand(v), *this; }
+  ConvTransposeOptions& output_padding(int64_t v) { return output_padding(Sizes{v}); }
+  ConvTransposeOptions& dilation(Sizes v) { return dilation_ = expand(v), *this; }
+  ConvTransposeOptions& dilation(int64_t v) { return dilation(Sizes{v}); }
+  ConvTransposeOptions& groups(int64_t v) { return groups_ = v, *this; }
+  ConvTransposeOptions& bias(bool v) { return bias_ = v, *this; }
+  ConvTransposeOptions& padding_mode(std::string mode);  // "zeros" alone, as PyTorch
+
+  int64_t in_channels() const { return in_channels_; }
+  int64_t out_channels() const { return out_channels_; }
+  const Sizes& kernel_size() const { return kernel_size_; }
+  const Sizes& stride() const { return stride_; }
+  const Sizes& padding() const { return padding_; }
+  const Sizes& output_padding() const { return output_padding_; }
+  const Sizes& dilation() const { return dilation_; }
+  int64_t groups() const { return groups_; }
+  bool bias() const { return bias_; }
+
+ private:
+  static Sizes expand(const Sizes& v) { return v.size() == 1 ? Sizes(D, v[0]) : v; }
+  int64_t in_channels_, out_channels_;
+  Sizes kernel_size_, stride_ = Sizes(D, 1), padding_ = Sizes(D, 0), output_padding_ = Sizes(D, 0),
+                      dilation_ = Sizes(D, 1);
+  int64_t groups_ = 1;
+  bool bias_ = true;
+};
+
+using ConvTranspose1dOptions = ConvTransposeOptions<1>;
+using ConvTranspose2dOptions = ConvTransposeOptions<2>;
+
+// Applies conv_transpose1d or conv_transpose2d. weight [in_channels, out_channels / groups, *kernel_size]
+// and bias [out_channels] are drawn from U(-1/sqrt(fan_in), 1/sqrt(fan_in)), fan_in = out_channels / groups *
+// prod(kernel_size) (PyTorch reads the fan from the weight's second dim). forward(input, output_size) picks
+// the output padding that gives output_size (the spatial sizes, or with the batch and channel dims too),
+// as libtorch does; without it, the options' output_padding.
+template <size_t D>
+class ConvTransposeNd : public Module {
+ public:
+  explicit ConvTransposeNd(ConvTransposeOptions<D> options, Generator* generator = nullptr);
+  Tensor forward(const Tensor& input, const std::vector<int64_t>& output_size = {}) const;
+  std::string name() const override { return D == 1 ? "ConvTranspose1d" : "ConvTranspose2d"; }
+  std::string extra_repr() const override;
+  const ConvTransposeOptions<D>& options() const { return options_; }
+
+  Tensor weight;
+  Tensor bias;  // undefined with bias(false)
+
+ private:
+  ConvTransposeOptions<D> options_;
+};
+
+using ConvTranspose1d = ConvTransposeNd<1>;
+using ConvTranspose2d = ConvTransposeNd<2>;
 
 }  // namespace mt::nn

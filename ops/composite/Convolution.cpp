@@ -2,15 +2,19 @@
 // per group multiplies the columns by the flattened filters, and the bias is added per output channel.
 // Autograd, vmap and autocast take them through im2col, matmul and add. conv1d is conv2d over images one
 // row high. padding="same" pads so the output has the input's size (stride 1), the extra element of an
-// odd total on the far side, as PyTorch does.
+// odd total on the far side, as PyTorch does. conv_transpose1d/2d are the adjoint: one matmul per group
+// spreads each input pixel into a column of output taps, and col2im sums the columns into the image.
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "dispatch/Library.h"
 #include "ops/api/add.h"
+#include "ops/api/col2im.h"
 #include "ops/api/im2col.h"
 #include "ops/api/matmul.h"
+#include "ops/api/pad.h"
 
 namespace mt {
 namespace {
@@ -120,7 +124,90 @@ Tensor convolution1d_padding(const Tensor& input, const Tensor& weight, const st
                    });
 }
 
+// The transposed convolution of an [N, C, H, W] input with [C, O/G, kh, kw] filters: output size
+// (H - 1) * stride - 2 * padding + dilation * (kh - 1) + output_padding + 1 per dim. col2im sums the columns
+// of taps into the whole image they reach, without padding; the output is its part from `padding` on, and
+// where the output padding reaches past it, zeros (only the bias reaches there).
+Tensor convolution_transpose2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                               IntArrayRef stride_arg, IntArrayRef padding_arg, IntArrayRef output_padding_arg,
+                               int64_t groups, IntArrayRef dilation_arg) {
+  const std::vector<int64_t> stride = expand_param(stride_arg, "stride", 2),
+                             padding = expand_param(padding_arg, "padding", 2),
+                             output_padding = expand_param(output_padding_arg, "output_padding", 2),
+                             dilation = expand_param(dilation_arg, "dilation", 2);
+  MT_CHECK(input.dim() == 3 || input.dim() == 4, "Expected 3D (unbatched) or 4D (batched) input to "
+           "conv_transpose2d, but got input of size: ", input.sizes());
+  MT_CHECK(weight.dim() == 4, "weight should have at least three dimensions");
+  MT_CHECK(groups > 0, "non-positive groups is not supported");
+  for (size_t d = 0; d < 2; ++d) {
+    MT_CHECK(stride[d] > 0, "non-positive stride is not supported");
+    MT_CHECK(padding[d] >= 0, "negative padding is not supported");
+    MT_CHECK(output_padding[d] >= 0, "negative output_padding is not supported");
+    MT_CHECK(dilation[d] > 0, "dilation should be greater than zero");
+    MT_CHECK(output_padding[d] < stride[d] || output_padding[d] < dilation[d],
+             "output padding must be smaller than either stride or dilation, but got output_padding_height: ",
+             output_padding[0], " output_padding_width: ", output_padding[1], " stride_height: ", stride[0],
+             " stride_width: ", stride[1], " dilation_height: ", dilation[0], " dilation_width: ", dilation[1]);
+  }
+  const bool batched = input.dim() == 4;
+  const Tensor x = batched ? input : input.unsqueeze(0);
+  const int64_t n = x.size(0), channels = x.size(1);
+  MT_CHECK(x.size(2) > 0 && x.size(3) > 0, "non-empty 3D or 4D (batch mode) tensor expected for input, but got: ",
+           input.sizes());
+  MT_CHECK(weight.size(0) % groups == 0, "Given groups=", groups, ", expected weight to be divisible by ", groups,
+           " at dimension 0, but got weight of size ", weight.sizes(), " instead");
+  MT_CHECK(channels == weight.size(0), "Given transposed=1, weight of size ", weight.sizes(), ", expected input",
+           input.sizes(), " to have ", weight.size(0), " channels, but got ", channels, " channels instead");
+  const int64_t out_channels = weight.size(1) * groups;
+  const bool has_bias = bias && bias->defined();
+  if (has_bias)
+    MT_CHECK(bias->dim() == 1 && bias->size(0) == out_channels, "Given transposed=1, weight of size ",
+             weight.sizes(), ", expected bias to be 1-dimensional with ", out_channels,
+             " elements, but got bias of size ", bias->sizes(), " instead");
+  MT_CHECK(x.dtype() == weight.dtype(), "Input type (", x.dtype(), ") and weight type (", weight.dtype(),
+           ") should be the same");
+  const int64_t kh = weight.size(2), kw = weight.size(3);
+  std::vector<int64_t> reach(2), out_size(2);  // the image the taps reach, and the output's size
+  for (size_t d = 0; d < 2; ++d) {
+    reach[d] = (x.size(2 + d) - 1) * stride[d] + dilation[d] * (weight.size(2 + d) - 1) + 1;
+    out_size[d] = reach[d] - 2 * padding[d] + output_padding[d];
+  }
+  MT_CHECK(out_size[0] > 0 && out_size[1] > 0, "Given input size per channel: (", x.size(2), " x ", x.size(3),
+           "). Calculated output size per channel: (", out_size[0], " x ", out_size[1], "). Output size is too small");
+  // [G, C/G, O/G*kh*kw] transposed x [N, G, C/G, H*W] -> [N, G, O/G*kh*kw, H*W]
+  const int64_t taps = out_channels / groups * kh * kw, pixels = x.size(2) * x.size(3);
+  const Tensor w = weight.reshape({groups, channels / groups, taps}).transpose(1, 2);
+  const Tensor cols =
+      mt::matmul(w, x.reshape({n, groups, channels / groups, pixels})).reshape({n, out_channels * kh * kw, pixels});
+  Tensor out = mt::col2im(cols, reach, {kh, kw}, dilation, {0, 0}, stride);
+  std::vector<int64_t> zeros_after(4);  // mt::pad's order: the last dim's (before, after) first
+  for (size_t d = 0; d < 2; ++d) {
+    const int64_t start = std::min(padding[d], reach[d]), kept = std::min(out_size[d], reach[d] - start);
+    out = out.narrow(2 + d, start, kept);
+    zeros_after[3 - 2 * d] = out_size[d] - kept;
+  }
+  if (zeros_after[1] > 0 || zeros_after[3] > 0) out = mt::pad(out, zeros_after);
+  if (has_bias) out = mt::add(out, bias->view({1, out_channels, 1, 1}));
+  return batched ? out : out.squeeze(0);
+}
+
+Tensor convolution_transpose1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                               IntArrayRef stride, IntArrayRef padding, IntArrayRef output_padding, int64_t groups,
+                               IntArrayRef dilation) {
+  MT_CHECK(input.dim() == 2 || input.dim() == 3, "Expected 2D (unbatched) or 3D (batched) input to "
+           "conv_transpose1d, but got input of size: ", input.sizes());
+  MT_CHECK(weight.dim() == 3, "weight should have at least three dimensions");
+  const std::vector<int64_t> s = expand_param(stride, "stride", 1), p = expand_param(padding, "padding", 1),
+                             o = expand_param(output_padding, "output_padding", 1),
+                             d = expand_param(dilation, "dilation", 1);
+  return convolution_transpose2d(input.unsqueeze(-2), weight.unsqueeze(2), bias, {1, s[0]}, {0, p[0]}, {0, o[0]},
+                                 groups, {1, d[0]})
+      .squeeze(-2);
+}
+
 void register_kernels(Library& m) {
+  m.impl("conv_transpose2d.input", MT_FN(convolution_transpose2d));
+  m.impl("conv_transpose1d", MT_FN(convolution_transpose1d));
   m.impl("conv2d", MT_FN(convolution2d));
   m.impl("conv2d.padding", MT_FN(convolution2d_padding));
   m.impl("conv1d", MT_FN(convolution1d));

@@ -18,6 +18,8 @@
 #include "ops/api/cat.h"
 #include "ops/api/conv1d.h"
 #include "ops/api/conv2d.h"
+#include "ops/api/conv_transpose1d.h"
+#include "ops/api/conv_transpose2d.h"
 #include "ops/api/cross_entropy_loss.h"
 #include "ops/api/exp.h"
 #include "ops/api/l1_loss.h"
@@ -89,6 +91,16 @@ const std::map<std::string, std::pair<std::function<Tensor()>, mt::ScalarType>>&
       {"conv2d.padding",
        {[] {
           return mt::conv2d(f32({1, 2, 5, 5}), f32({3, 2, 3, 3}), f32({3}), 1, "same");
+        },
+        mt::kBFloat16}},
+      {"conv_transpose1d",
+       {[] {
+          return mt::conv_transpose1d(f32({1, 2, 5}), f32({2, 3, 3}));
+        },
+        mt::kBFloat16}},
+      {"conv_transpose2d.input",
+       {[] {
+          return mt::conv_transpose2d(f32({1, 2, 5, 5}), f32({2, 3, 3, 3}), f32({3}));
         },
         mt::kBFloat16}},
       {"prod", {[] { return mt::prod(bf16({4})); }, mt::kFloat32}},
@@ -189,6 +201,8 @@ TEST(AutocastCUDAPolicies, TableFollowsPyTorchsCUDALists) {
       {"conv1d.padding", P::lower_precision_fp},
       {"conv2d", P::lower_precision_fp},
       {"conv2d.padding", P::lower_precision_fp},
+      {"conv_transpose1d", P::lower_precision_fp},
+      {"conv_transpose2d.input", P::lower_precision_fp},
       {"exp", P::fp32},
       {"log", P::fp32},
       {"log1p", P::fp32},

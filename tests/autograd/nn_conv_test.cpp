@@ -14,6 +14,8 @@
 #include "ops/api/avg_pool2d.h"
 #include "ops/api/conv1d.h"
 #include "ops/api/conv2d.h"
+#include "ops/api/conv_transpose1d.h"
+#include "ops/api/conv_transpose2d.h"
 #include "ops/api/max_pool2d.h"
 #include "ops/api/pad.h"
 #include "ops/api/randn.h"
@@ -99,6 +101,54 @@ TEST(NNConv, BadOptionsAreRefused) {
                        "padding_mode='mirror'"));
   EXPECT_TRUE(contains(message_of<mt::ValueError>([] { mt::nn::Conv2d(mt::nn::Conv2dOptions(2, 4, {3, 3, 3})); }),
                        "kernel_size, stride and dilation need 1 or 2 values"));
+}
+
+TEST(NNConv, ConvTransposeHoldsFiltersInOutOrderDrawnWithinTheFanInBound) {
+  mt::Generator g(4);
+  const mt::nn::ConvTranspose2d conv(mt::nn::ConvTranspose2dOptions(4, 6, {3, 2}).groups(2), &g);
+  EXPECT_EQ(conv.weight.sizes().vec(), (std::vector<int64_t>{4, 3, 3, 2}));
+  EXPECT_EQ(conv.bias.sizes().vec(), (std::vector<int64_t>{6}));
+  // PyTorch's fan_in is the weight's dim 1 times the kernel: out_channels / groups * kh * kw = 18.
+  const double bound = 1 / std::sqrt(18.0);
+  EXPECT_LE(max_abs(conv.weight), bound);
+  EXPECT_GE(max_abs(conv.weight), 0.8 * bound);
+  EXPECT_LE(max_abs(conv.bias), bound);
+  EXPECT_EQ(mt::nn::ConvTranspose1d(mt::nn::ConvTranspose1dOptions(1, 2, 3).bias(false)).parameters().size(), 1u);
+}
+
+TEST(NNConv, ConvTransposeForwardIsItsOpAndReachesARequestedOutputSize) {
+  const Tensor x = mt::randn({2, 4, 5, 4});
+  const mt::nn::ConvTranspose2d up(mt::nn::ConvTranspose2dOptions(4, 2, 3).stride(2).padding(1).output_padding(1));
+  EXPECT_EQ(values(up.forward(x)), values(mt::conv_transpose2d(x, up.weight, up.bias, 2, 1, 1)));
+  EXPECT_EQ(up.forward(x).sizes().vec(), (std::vector<int64_t>{2, 2, 10, 8}));
+  // Stride 2 reaches sizes 9 and 10 from 5 rows (7 and 8 from 4 columns); output_size picks the padding.
+  const mt::nn::ConvTranspose2d plain(mt::nn::ConvTranspose2dOptions(4, 2, 3).stride(2).padding(1));
+  EXPECT_EQ(values(plain.forward(x, {9, 8})), values(mt::conv_transpose2d(x, plain.weight, plain.bias, 2, 1,
+                                                                          std::vector<int64_t>{0, 1})));
+  EXPECT_EQ(plain.forward(x, {2, 2, 10, 7}).sizes().vec(), (std::vector<int64_t>{2, 2, 10, 7}));
+  EXPECT_TRUE(contains(message_of<mt::ValueError>([&] { plain.forward(x, {11, 8}); }),
+                       "requested an output size of [11, 8], but valid sizes range from [9, 7] to [10, 8] (for an "
+                       "input of [5, 4])"));
+  EXPECT_TRUE(contains(message_of<mt::ValueError>([&] { plain.forward(x, {2, 9, 8}); }),
+                       "ConvTranspose2D: for 4D input, output_size must have 2 or 4 elements (got 3)"));
+  const mt::nn::ConvTranspose1d conv1(mt::nn::ConvTranspose1dOptions(4, 2, 3).stride(2).dilation(2));
+  const Tensor s = mt::randn({3, 4, 10});
+  EXPECT_EQ(values(conv1.forward(s)), values(mt::conv_transpose1d(s, conv1.weight, conv1.bias, 2, 0, 0, 1, 2)));
+}
+
+TEST(NNConv, ConvTransposePrintsLikePyTorchAndRefusesBadOptions) {
+  EXPECT_EQ(printed(mt::nn::ConvTranspose2d(mt::nn::ConvTranspose2dOptions(16, 33, {3, 5}).stride({2, 1}).padding(
+                {4, 2}))),
+            "ConvTranspose2d(16, 33, kernel_size=(3, 5), stride=(2, 1), padding=(4, 2))");
+  EXPECT_EQ(printed(mt::nn::ConvTranspose1d(
+                mt::nn::ConvTranspose1dOptions(4, 8, 3).stride(2).output_padding(1).groups(2).bias(false))),
+            "ConvTranspose1d(4, 8, kernel_size=(3,), stride=(2,), output_padding=(1,), groups=2, bias=False)");
+  EXPECT_TRUE(contains(
+      message_of<mt::ValueError>([] { mt::nn::ConvTranspose2d(mt::nn::ConvTranspose2dOptions(3, 4, 3).groups(2)); }),
+      "in_channels must be divisible by groups"));
+  EXPECT_TRUE(contains(
+      message_of<mt::ValueError>([] { mt::nn::ConvTranspose2dOptions(2, 4, 3).padding_mode("reflect"); }),
+      "Only \"zeros\" padding mode is supported for ConvTranspose2d"));
 }
 
 TEST(NNConv, MaxPool2dIsMaxPool2dWithItsOptions) {
