@@ -21,6 +21,7 @@
 namespace {
 
 using mt::Tensor;
+using mt_test::contains;
 using mt_test::message_of;
 using mt_test::values;
 
@@ -134,6 +135,45 @@ TEST(NNDropout, TrainingFlagTurnsItOnAndOff) {
 
   EXPECT_EQ(message_of<mt::ValueError>([] { mt::nn::Dropout(1.5); }),
             "dropout probability has to be between 0 and 1, but got 1.5");
+}
+
+// Dropout2d zeroes whole [H, W] planes ([L] rows of a 3-D input, as PyTorch); Dropout1d rows of [N, C, L]
+// or of an unbatched [C, L]; both are the identity in eval mode.
+TEST(NNDropout, ChannelDropoutModulesZeroWholeChannels) {
+  mt::Generator gen(4);
+  const auto whole_rows = [](const Tensor& y, int64_t rows, int64_t row_length) {
+    const std::vector<double> v = values(y);
+    int64_t dropped = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      const double first = v[static_cast<size_t>(r * row_length)];
+      EXPECT_TRUE(first == 0 || first == 2) << r;
+      for (int64_t i = 0; i < row_length; ++i) EXPECT_EQ(v[static_cast<size_t>(r * row_length + i)], first) << r;
+      dropped += first == 0;
+    }
+    return dropped;
+  };
+  mt::nn::Dropout2d d2(0.5, &gen);
+  const int64_t dropped = whole_rows(d2.forward(mt::ones({10, 20, 3, 4})), 200, 12);
+  EXPECT_GT(dropped, 50);
+  EXPECT_LT(dropped, 150);
+  whole_rows(d2.forward(mt::ones({10, 20, 7})), 200, 7);
+  mt::nn::Dropout1d d1(0.5, &gen);
+  whole_rows(d1.forward(mt::ones({10, 20, 7})), 200, 7);
+  const Tensor unbatched = d1.forward(mt::ones({20, 7}));
+  EXPECT_EQ(unbatched.sizes().vec(), (std::vector<int64_t>{20, 7}));
+  whole_rows(unbatched, 20, 7);
+  d2.eval();
+  const Tensor x = mt::ones({2, 3, 4, 4});
+  EXPECT_TRUE(d2.forward(x).is_same(x));
+  EXPECT_TRUE(contains(message_of<mt::RuntimeError>([&] { d2.forward(mt::ones({2, 3})); }),
+                       "dropout2d: Received a 2-D input to dropout2d"));
+  EXPECT_TRUE(contains(message_of<mt::RuntimeError>([&] { d1.forward(mt::ones({2, 3, 4, 4})); }),
+                       "dropout1d: Expected 2D or 3D input, but received a 4D input"));
+  EXPECT_EQ(message_of<mt::ValueError>([] { mt::nn::Dropout2d(-1); }),
+            "dropout probability has to be between 0 and 1, but got -1");
+  std::ostringstream printed;
+  printed << mt::nn::Dropout2d(0.25);
+  EXPECT_EQ(printed.str(), "Dropout2d(p=0.25)");
 }
 
 TEST(NNLayerNorm, ForwardMatchesANaiveReference) {

@@ -1,9 +1,10 @@
-// bernoulli_, bernoulli and dropout: the statistics of large draws (fraction of ones or zeros within a
+// bernoulli_, bernoulli, dropout and feature_dropout: the statistics of large draws (fraction of ones or zeros within a
 // few standard deviations of p), the survivors' scale, reproducibility with a seeded generator, the
 // identity cases, every dtype, strided tensors, Meta tensors and every error.
 #include "nn_reference.h"
 #include "ops/api/bernoulli.h"
 #include "ops/api/dropout.h"
+#include "ops/api/feature_dropout.h"
 #include "ops/api/empty.h"
 #include "ops/api/full.h"
 #include "ops/api/ones.h"
@@ -125,6 +126,54 @@ TEST(NNDropout, IdentityCasesReturnTheInputAndPOneGivesZeros) {
     const double v = element(y, i);
     EXPECT_TRUE(v == 0 || std::abs(v - element(t, i) / 0.75) < 1e-12) << i;
   }
+}
+
+// Each (sample, channel) is dropped or kept whole: its elements are all 0 or all x / (1 - p), and the
+// gradient is the same mask.
+TEST(NNDropout, FeatureDropoutZeroesWholeChannels) {
+  for (ScalarType dt : kFloatTypes) {
+    const double p = 0.3;
+    const Tensor x = random_tensor({40, 50, 3, 2}, dt, 8, /*nonzero=*/true).requires_grad_(dt != kFloat16 && dt != kBFloat16);
+    Generator gen(12);
+    const Tensor y = mt::feature_dropout(x, p, true, &gen);
+    EXPECT_EQ(y.dtype(), dt);
+    EXPECT_EQ(y.sizes(), x.sizes());
+    const std::vector<double> xv = values(x.detach()), yv = values(y.detach());
+    int64_t dropped = 0;
+    for (size_t channel = 0; channel < 40 * 50; ++channel) {
+      const bool zero = yv[channel * 6] == 0;
+      dropped += zero;
+      for (size_t i = channel * 6; i < channel * 6 + 6; ++i) {
+        if (zero) ASSERT_EQ(yv[i], 0) << i;
+        else ASSERT_NEAR(yv[i], xv[i] / (1 - p), tolerance(dt) * 2 * std::abs(xv[i] / (1 - p))) << i;
+      }
+    }
+    EXPECT_NEAR(static_cast<double>(dropped) / 2000, p, six_sigma(p, 2000)) << dt;
+    if (!x.requires_grad()) continue;
+    y.sum().backward();
+    const std::vector<double> g = values(x.grad());
+    for (size_t i = 0; i < g.size(); ++i) ASSERT_NEAR(g[i], yv[i] == 0 ? 0 : 1 / (1 - p), 1e-6) << i;
+  }
+  // A 2-D input has one value per channel: the same as dropout's statistics, each row element on its own.
+  Generator a(5), b(5);
+  const Tensor m = mt::ones({30, 4});
+  EXPECT_EQ(values(mt::feature_dropout(m, 0.5, true, &a)), values(mt::dropout(m, 0.5, true, &b)));
+}
+
+TEST(NNDropout, FeatureDropoutIdentityCasesAndErrors) {
+  const Tensor x = random_tensor({2, 3, 4}, kFloat32, 3);
+  EXPECT_TRUE(mt::feature_dropout(x, 0.5, false).is_same(x));
+  EXPECT_TRUE(mt::feature_dropout(x, 0.0, true).is_same(x));
+  EXPECT_EQ(fraction_equal(mt::feature_dropout(x, 1.0, true), 0), 1.0);
+  const Tensor line = mt::ones({5});
+  EXPECT_TRUE(mt::feature_dropout(line, 0.5, false).is_same(line));  // nothing drawn, nothing checked
+  expect_error<RuntimeError>([&] { mt::feature_dropout(line, 0.5, true); },
+                             "Feature dropout requires at least 2 dimensions in the input");
+  expect_error<RuntimeError>([&] { mt::feature_dropout(x, 2, true); },
+                             "dropout probability has to be between 0 and 1, but got 2");
+  const Tensor meta = mt::feature_dropout(mt::empty({3, 4, 5}, TensorOptions(Device("meta"))), 0.5, true);
+  EXPECT_TRUE(meta.is_meta());
+  EXPECT_EQ(meta.sizes(), IntArrayRef({3, 4, 5}));
 }
 
 TEST(NNDropout, MetaTensorsGetShapesWithoutDrawing) {
