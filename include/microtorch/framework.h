@@ -41,6 +41,7 @@
 #include "autograd/nn/Pooling.h"
 #include "autograd/nn/Sequential.h"
 #include "autograd/nn/Serialize.h"
+#include "autograd/nn/Upsample.h"
 #include "autograd/optim/Adagrad.h"
 #include "autograd/optim/Adam.h"
 #include "autograd/optim/LRScheduler.h"

@@ -230,6 +230,8 @@ TEST(AutocastCUDAPolicies, TableFollowsPyTorchsCUDALists) {
       {"cross_entropy_loss", P::fp32},
       {"l1_loss", P::fp32},
       {"binary_cross_entropy_with_logits", P::fp32},
+      {"upsample_nearest2d", P::fp32},
+      {"upsample_bilinear2d", P::fp32},
       {"softmax.int", P::fp32_set_opt_dtype},
       {"log_softmax.int", P::fp32_set_opt_dtype},
       {"sum", P::fp32_set_opt_dtype},
