@@ -39,10 +39,15 @@ void expect_stably_sorted(const Tensor& x, bool descending) {
     EXPECT_EQ(std::isnan(out[k]) ? 1 : 0, std::isnan(in[static_cast<size_t>(idx[k])]) ? 1 : 0);
     if (k == 0) continue;
     const double a = out[k - 1], b = out[k];
-    if (descending) EXPECT_TRUE(std::isnan(a) || (!std::isnan(b) && a >= b)) << "at " << k;
-    else EXPECT_TRUE(std::isnan(b) || (!std::isnan(a) && a <= b)) << "at " << k;
+    if (descending) {
+      EXPECT_TRUE(std::isnan(a) || (!std::isnan(b) && a >= b)) << "at " << k;
+    } else {
+      EXPECT_TRUE(std::isnan(b) || (!std::isnan(a) && a <= b)) << "at " << k;
+    }
     const bool tie = (a == b) || (std::isnan(a) && std::isnan(b));
-    if (tie) EXPECT_LT(idx[k - 1], idx[k]) << "at " << k;
+    if (tie) {
+      EXPECT_LT(idx[k - 1], idx[k]) << "at " << k;
+    }
   }
 }
 
