@@ -3,12 +3,12 @@
 #include <cmath>
 #include <sstream>
 
+#include "ops/Factories.h"
 #include "ops/api/conv1d.h"
 #include "ops/api/conv2d.h"
 #include "ops/api/conv_transpose1d.h"
 #include "ops/api/conv_transpose2d.h"
 #include "ops/api/pad.h"
-#include "ops/Factories.h"
 
 namespace mt::nn {
 
@@ -18,6 +18,26 @@ namespace {
 Tensor uniform_for_fan_in(IntArrayRef sizes, int64_t fan_in, Generator* generator) {
   const double bound = fan_in > 0 ? 1.0 / std::sqrt(static_cast<double>(fan_in)) : 0.0;
   return mt::rand(sizes, generator).mul_(2 * bound).sub_(bound);
+}
+
+// Registers a convolution module's weight, [out, in / groups, *kernel] ([in, out / groups, *kernel]
+// transposed), and bias [out], after the checks on the channels. PyTorch's fan_in is the weight's dim 1
+// times the kernel.
+template <typename Options>
+void register_filters(Module& module, Tensor& weight, Tensor& bias, const Options& o, bool transposed,
+                      Generator* generator) {
+  MT_CHECK_VALUE(o.groups() > 0, "groups must be a positive integer");
+  MT_CHECK_VALUE(o.in_channels() % o.groups() == 0, "in_channels must be divisible by groups");
+  MT_CHECK_VALUE(o.out_channels() % o.groups() == 0, "out_channels must be divisible by groups");
+  const int64_t per_group = (transposed ? o.out_channels() : o.in_channels()) / o.groups();
+  std::vector<int64_t> shape = {transposed ? o.in_channels() : o.out_channels(), per_group};
+  int64_t fan_in = per_group;
+  for (int64_t k : o.kernel_size()) {
+    shape.push_back(k);
+    fan_in *= k;
+  }
+  weight = module.register_parameter("weight", uniform_for_fan_in(shape, fan_in, generator));
+  if (o.bias()) bias = module.register_parameter("bias", uniform_for_fan_in({o.out_channels()}, fan_in, generator));
 }
 
 // A tuple as Python prints it: (3, 3), or (3,) for one value.
@@ -41,25 +61,15 @@ ConvOptions<D>& ConvOptions<D>::padding_mode(std::string mode) {
 template <size_t D>
 ConvNd<D>::ConvNd(ConvOptions<D> options, Generator* generator) : options_(std::move(options)) {
   const ConvOptions<D>& o = options_;
-  MT_CHECK_VALUE(o.kernel_size().size() == D && o.stride().size() == D && o.dilation().size() == D,
-                 name(), ": kernel_size, stride and dilation need 1 or ", D, " values");
-  MT_CHECK_VALUE(o.groups() > 0, "groups must be a positive integer");
-  MT_CHECK_VALUE(o.in_channels() % o.groups() == 0, "in_channels must be divisible by groups");
-  MT_CHECK_VALUE(o.out_channels() % o.groups() == 0, "out_channels must be divisible by groups");
+  MT_CHECK_VALUE(o.kernel_size().size() == D && o.stride().size() == D && o.dilation().size() == D, name(),
+                 ": kernel_size, stride and dilation need 1 or ", D, " values");
   if (const auto* mode = std::get_if<std::string>(&o.padding())) {
     MT_CHECK_VALUE(*mode == "same" || *mode == "valid", "Invalid padding string '", *mode,
                    "', should be one of {'valid', 'same'}");
     for (int64_t s : o.stride())
       MT_CHECK_VALUE(*mode != "same" || s == 1, "padding='same' is not supported for strided convolutions");
   }
-  std::vector<int64_t> shape = {o.out_channels(), o.in_channels() / o.groups()};
-  int64_t fan_in = o.in_channels() / o.groups();
-  for (int64_t k : o.kernel_size()) {
-    shape.push_back(k);
-    fan_in *= k;
-  }
-  weight = register_parameter("weight", uniform_for_fan_in(shape, fan_in, generator));
-  if (o.bias()) bias = register_parameter("bias", uniform_for_fan_in({o.out_channels()}, fan_in, generator));
+  register_filters(*this, weight, bias, o, /*transposed=*/false, generator);
 }
 
 // The padding a mode other than "zeros" applies with mt::pad, as (before, after) pairs from the last dim
@@ -86,8 +96,10 @@ Tensor ConvNd<D>::forward(const Tensor& input) const {
   if (o.padding_mode() != "zeros") {
     const Tensor padded = mt::pad(input, pad_amounts(o), o.padding_mode());
     const std::vector<int64_t> none(D, 0);
-    if constexpr (D == 1) return mt::conv1d(padded, weight, b, o.stride(), none, o.dilation(), o.groups());
-    else return mt::conv2d(padded, weight, b, o.stride(), none, o.dilation(), o.groups());
+    if constexpr (D == 1)
+      return mt::conv1d(padded, weight, b, o.stride(), none, o.dilation(), o.groups());
+    else
+      return mt::conv2d(padded, weight, b, o.stride(), none, o.dilation(), o.groups());
   }
   const auto* mode = std::get_if<std::string>(&o.padding());
   if constexpr (D == 1) {
@@ -131,17 +143,7 @@ ConvTransposeNd<D>::ConvTransposeNd(ConvTransposeOptions<D> options, Generator* 
   MT_CHECK_VALUE(o.kernel_size().size() == D && o.stride().size() == D && o.padding().size() == D &&
                      o.output_padding().size() == D && o.dilation().size() == D,
                  name(), ": kernel_size, stride, padding, output_padding and dilation need 1 or ", D, " values");
-  MT_CHECK_VALUE(o.groups() > 0, "groups must be a positive integer");
-  MT_CHECK_VALUE(o.in_channels() % o.groups() == 0, "in_channels must be divisible by groups");
-  MT_CHECK_VALUE(o.out_channels() % o.groups() == 0, "out_channels must be divisible by groups");
-  std::vector<int64_t> shape = {o.in_channels(), o.out_channels() / o.groups()};
-  int64_t fan_in = o.out_channels() / o.groups();
-  for (int64_t k : o.kernel_size()) {
-    shape.push_back(k);
-    fan_in *= k;
-  }
-  weight = register_parameter("weight", uniform_for_fan_in(shape, fan_in, generator));
-  if (o.bias()) bias = register_parameter("bias", uniform_for_fan_in({o.out_channels()}, fan_in, generator));
+  register_filters(*this, weight, bias, o, /*transposed=*/true, generator);
 }
 
 template <size_t D>
@@ -154,8 +156,8 @@ Tensor ConvTransposeNd<D>::forward(const Tensor& input, const std::vector<int64_
     const int64_t non_spatial = input.dim() == static_cast<int64_t>(D) + 2 ? 2 : 1;
     std::vector<int64_t> size = output_size;
     if (size.size() == D + non_spatial) size.erase(size.begin(), size.begin() + non_spatial);
-    MT_CHECK_VALUE(size.size() == D, "ConvTranspose", D, "D: for ", input.dim(), "D input, output_size must have ",
-                   D, " or ", D + non_spatial, " elements (got ", output_size.size(), ")");
+    MT_CHECK_VALUE(size.size() == D, "ConvTranspose", D, "D: for ", input.dim(), "D input, output_size must have ", D,
+                   " or ", D + non_spatial, " elements (got ", output_size.size(), ")");
     std::vector<int64_t> min_sizes(D), max_sizes(D);
     for (size_t d = 0; d < D; ++d) {
       min_sizes[d] = (input.size(non_spatial + d) - 1) * o.stride()[d] - 2 * o.padding()[d] +

@@ -13,47 +13,62 @@
 
 namespace mt::nn {
 
-// in_channels, out_channels and the kernel size (one value for every dim, or one per dim); the rest
-// fluent, as libtorch's ConvNdOptions: stride 1, padding 0 (or "same"/"valid"), dilation 1, groups 1, a bias,
-// padding_mode "zeros".
-template <size_t D>
-class ConvOptions {
+// What the options of every convolution module share, as libtorch's ConvNdOptions and ConvTransposeNdOptions
+// do: in_channels, out_channels and the kernel size (one value for every dim, or one per dim), then fluent
+// setters returning the derived options: stride 1, dilation 1, groups 1, a bias.
+template <typename Derived, size_t D>
+class ConvOptionsBase {
  public:
   using Sizes = std::vector<int64_t>;
-  ConvOptions(int64_t in_channels, int64_t out_channels, Sizes kernel_size)
+  ConvOptionsBase(int64_t in_channels, int64_t out_channels, Sizes kernel_size)
       : in_channels_(in_channels), out_channels_(out_channels), kernel_size_(expand(kernel_size)) {}
-  ConvOptions(int64_t in_channels, int64_t out_channels, int64_t kernel_size)
-      : ConvOptions(in_channels, out_channels, Sizes{kernel_size}) {}
-  ConvOptions& stride(Sizes v) { return stride_ = expand(v), *this; }
-  ConvOptions& stride(int64_t v) { return stride(Sizes{v}); }
-  ConvOptions& padding(Sizes v) { return padding_ = expand(v), *this; }
-  ConvOptions& padding(int64_t v) { return padding(Sizes{v}); }
-  ConvOptions& padding(std::string_view mode) { return padding_ = std::string(mode), *this; }  // "same" or "valid"
-  ConvOptions& dilation(Sizes v) { return dilation_ = expand(v), *this; }
-  ConvOptions& dilation(int64_t v) { return dilation(Sizes{v}); }
-  ConvOptions& groups(int64_t v) { return groups_ = v, *this; }
-  ConvOptions& bias(bool v) { return bias_ = v, *this; }
-  // "zeros" (conv's own padding), "reflect", "replicate" or "circular" (the input padded by mt::pad first).
-  ConvOptions& padding_mode(std::string mode);
+  ConvOptionsBase(int64_t in_channels, int64_t out_channels, int64_t kernel_size)
+      : ConvOptionsBase(in_channels, out_channels, Sizes{kernel_size}) {}
+  Derived& stride(Sizes v) { return stride_ = expand(v), self(); }
+  Derived& stride(int64_t v) { return stride(Sizes{v}); }
+  Derived& dilation(Sizes v) { return dilation_ = expand(v), self(); }
+  Derived& dilation(int64_t v) { return dilation(Sizes{v}); }
+  Derived& groups(int64_t v) { return groups_ = v, self(); }
+  Derived& bias(bool v) { return bias_ = v, self(); }
 
   int64_t in_channels() const { return in_channels_; }
   int64_t out_channels() const { return out_channels_; }
   const Sizes& kernel_size() const { return kernel_size_; }
   const Sizes& stride() const { return stride_; }
-  const std::variant<Sizes, std::string>& padding() const { return padding_; }
   const Sizes& dilation() const { return dilation_; }
   int64_t groups() const { return groups_; }
   bool bias() const { return bias_; }
+
+ protected:
+  static Sizes expand(const Sizes& v) { return v.size() == 1 ? Sizes(D, v[0]) : v; }
+  Derived& self() { return static_cast<Derived&>(*this); }
+
+ private:
+  int64_t in_channels_, out_channels_;
+  Sizes kernel_size_, stride_ = Sizes(D, 1), dilation_ = Sizes(D, 1);
+  int64_t groups_ = 1;
+  bool bias_ = true;
+};
+
+// Conv1d/Conv2d's: padding 0 (or "same"/"valid"), padding_mode "zeros".
+template <size_t D>
+class ConvOptions : public ConvOptionsBase<ConvOptions<D>, D> {
+  using Base = ConvOptionsBase<ConvOptions<D>, D>;
+
+ public:
+  using Base::Base;
+  using typename Base::Sizes;
+  ConvOptions& padding(Sizes v) { return padding_ = Base::expand(v), *this; }
+  ConvOptions& padding(int64_t v) { return padding(Sizes{v}); }
+  ConvOptions& padding(std::string_view mode) { return padding_ = std::string(mode), *this; }  // "same" or "valid"
+  // "zeros" (conv's own padding), "reflect", "replicate" or "circular" (the input padded by mt::pad first).
+  ConvOptions& padding_mode(std::string mode);
+
+  const std::variant<Sizes, std::string>& padding() const { return padding_; }
   const std::string& padding_mode() const { return padding_mode_; }
 
  private:
-  static Sizes expand(const Sizes& v) { return v.size() == 1 ? Sizes(D, v[0]) : v; }
-  int64_t in_channels_, out_channels_;
-  Sizes kernel_size_, stride_ = Sizes(D, 1);
   std::variant<Sizes, std::string> padding_ = Sizes(D, 0);
-  Sizes dilation_ = Sizes(D, 1);
-  int64_t groups_ = 1;
-  bool bias_ = true;
   std::string padding_mode_ = "zeros";
 };
 
@@ -83,44 +98,25 @@ class ConvNd : public Module {
 using Conv1d = ConvNd<1>;
 using Conv2d = ConvNd<2>;
 
-// libtorch's ConvTransposeNdOptions: as ConvOptions, with output_padding (0) and only "zeros" padding.
+// ConvTranspose1d/2d's: padding 0 and output_padding 0; "zeros" is the only padding mode.
 template <size_t D>
-class ConvTransposeOptions {
+class ConvTransposeOptions : public ConvOptionsBase<ConvTransposeOptions<D>, D> {
+  using Base = ConvOptionsBase<ConvTransposeOptions<D>, D>;
+
  public:
-  using Sizes = std::vector<int64_t>;
-  ConvTransposeOptions(int64_t in_channels, int64_t out_channels, Sizes kernel_size)
-      : in_channels_(in_channels), out_channels_(out_channels), kernel_size_(expand(kernel_size)) {}
-  ConvTransposeOptions(int64_t in_channels, int64_t out_channels, int64_t kernel_size)
-      : ConvTransposeOptions(in_channels, out_channels, Sizes{kernel_size}) {}
-  ConvTransposeOptions& stride(Sizes v) { return stride_ = expand(v), *this; }
-  ConvTransposeOptions& stride(int64_t v) { return stride(Sizes{v}); }
-  ConvTransposeOptions& padding(Sizes v) { return padding_ = expand(v), *this; }
+  using Base::Base;
+  using typename Base::Sizes;
+  ConvTransposeOptions& padding(Sizes v) { return padding_ = Base::expand(v), *this; }
   ConvTransposeOptions& padding(int64_t v) { return padding(Sizes{v}); }
-  ConvTransposeOptions& output_padding(Sizes v) { return output_padding_ = expand(v), *this; }
+  ConvTransposeOptions& output_padding(Sizes v) { return output_padding_ = Base::expand(v), *this; }
   ConvTransposeOptions& output_padding(int64_t v) { return output_padding(Sizes{v}); }
-  ConvTransposeOptions& dilation(Sizes v) { return dilation_ = expand(v), *this; }
-  ConvTransposeOptions& dilation(int64_t v) { return dilation(Sizes{v}); }
-  ConvTransposeOptions& groups(int64_t v) { return groups_ = v, *this; }
-  ConvTransposeOptions& bias(bool v) { return bias_ = v, *this; }
   ConvTransposeOptions& padding_mode(std::string mode);  // "zeros" alone, as PyTorch
 
-  int64_t in_channels() const { return in_channels_; }
-  int64_t out_channels() const { return out_channels_; }
-  const Sizes& kernel_size() const { return kernel_size_; }
-  const Sizes& stride() const { return stride_; }
   const Sizes& padding() const { return padding_; }
   const Sizes& output_padding() const { return output_padding_; }
-  const Sizes& dilation() const { return dilation_; }
-  int64_t groups() const { return groups_; }
-  bool bias() const { return bias_; }
 
  private:
-  static Sizes expand(const Sizes& v) { return v.size() == 1 ? Sizes(D, v[0]) : v; }
-  int64_t in_channels_, out_channels_;
-  Sizes kernel_size_, stride_ = Sizes(D, 1), padding_ = Sizes(D, 0), output_padding_ = Sizes(D, 0),
-                      dilation_ = Sizes(D, 1);
-  int64_t groups_ = 1;
-  bool bias_ = true;
+  Sizes padding_ = Sizes(D, 0), output_padding_ = Sizes(D, 0);
 };
 
 using ConvTranspose1dOptions = ConvTransposeOptions<1>;

@@ -28,17 +28,21 @@ Tensor interpolate(const Tensor& input, const InterpolateFuncOptions& options) {
   std::vector<int64_t> output_size;
   std::optional<double> scales[dims];
   if (size) {
-    MT_CHECK_VALUE(size->size() == 1 || size->size() == dims, "Input and output must have the same number of spatial "
-                   "dimensions, but got input with spatial dimensions of ", input.sizes().slice(2),
-                   " and output size of ", IntArrayRef(*size), ". Please provide input tensor in (N, C, d1, d2, ...,dK) "
+    MT_CHECK_VALUE(size->size() == 1 || size->size() == dims,
+                   "Input and output must have the same number of spatial "
+                   "dimensions, but got input with spatial dimensions of ",
+                   input.sizes().slice(2), " and output size of ", IntArrayRef(*size),
+                   ". Please provide input tensor in (N, C, d1, d2, ...,dK) "
                    "format and output size in (o1, o2, ...,oK) format.");
     MT_CHECK_VALUE(!options.recompute_scale_factor().value_or(false),
                    "recompute_scale_factor is not meaningful with an explicit size.");
     for (size_t d = 0; d < dims; ++d) output_size.push_back((*size)[size->size() == 1 ? 0 : d]);
   } else {
-    MT_CHECK_VALUE(scale->size() == 1 || scale->size() == dims, "Input and scale_factor must have the same number of "
-                   "spatial dimensions, but got input with spatial dimensions of ", input.sizes().slice(2),
-                   " and scale_factor of shape ", ArrayRef<double>(*scale), ". Please provide input tensor in (N, C, "
+    MT_CHECK_VALUE(scale->size() == 1 || scale->size() == dims,
+                   "Input and scale_factor must have the same number of "
+                   "spatial dimensions, but got input with spatial dimensions of ",
+                   input.sizes().slice(2), " and scale_factor of shape ", ArrayRef<double>(*scale),
+                   ". Please provide input tensor in (N, C, "
                    "d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.");
     const bool recompute = options.recompute_scale_factor().value_or(false);
     for (size_t d = 0; d < dims; ++d) {
@@ -58,8 +62,10 @@ Tensor interpolate(const Tensor& input, const InterpolateFuncOptions& options) {
 std::string Upsample::extra_repr() const {
   std::ostringstream ss;
   const auto number = [&](double v) {
-    if (v == std::floor(v)) ss << v << ".0";
-    else ss << v;
+    if (v == std::floor(v))
+      ss << v << ".0";
+    else
+      ss << v;
   };
   if (const auto& scale = options_.scale_factor()) {
     ss << "scale_factor=";

@@ -23,6 +23,7 @@ namespace {
 
 using mt::Tensor;
 using mt::testing::expect_error;
+using mt::testing::seeded_randn;
 using Ints = std::vector<int64_t>;
 
 struct Geometry {
@@ -45,8 +46,8 @@ std::vector<double> naive_conv_transpose2d(const Tensor& x, const Tensor& w, con
   std::vector<double> out(static_cast<size_t>(n * o * oh * ow));
   for (int64_t s = 0; s < n; ++s)
     for (int64_t oc = 0; oc < o; ++oc)
-      for (int64_t p = 0; p < oh * ow; ++p) out[static_cast<size_t>((s * o + oc) * oh * ow + p)] =
-          b ? mt::testing::element(*b, oc) : 0.0;
+      for (int64_t p = 0; p < oh * ow; ++p)
+        out[static_cast<size_t>((s * o + oc) * oh * ow + p)] = b ? mt::testing::element(*b, oc) : 0.0;
   for (int64_t s = 0; s < n; ++s)
     for (int64_t ic = 0; ic < c; ++ic)
       for (int64_t i = 0; i < h; ++i)
@@ -69,13 +70,7 @@ void expect_conv_transpose(const Tensor& result, const Tensor& x, const Tensor& 
   Ints sizes;
   const std::vector<double> expected = naive_conv_transpose2d(x, w, b, g, sizes);
   ASSERT_EQ(result.sizes().vec(), sizes);
-  const std::vector<double> got = mt::testing::values(result);
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], tol * (1 + std::abs(expected[i]))) << i;
-}
-
-Tensor randn(Ints sizes, uint64_t seed, mt::ScalarType dtype = mt::kFloat32) {
-  mt::Generator g(seed);
-  return mt::randn(sizes, &g, mt::TensorOptions(dtype));
+  mt::testing::expect_values_near(result, expected, tol);
 }
 
 Tensor conv_transpose2d(const Tensor& x, const Tensor& w, const std::optional<Tensor>& b, const Geometry& g) {
@@ -108,9 +103,9 @@ TEST(ConvTranspose, Conv2dTransposedMatchesTheNaiveOne) {
   uint64_t seed = 1;
   for (const Case& c : kCases) {
     for (mt::ScalarType dtype : {mt::kFloat32, mt::kFloat64, mt::kBFloat16}) {
-      const Tensor x = randn(c.input, seed++, dtype), w = randn(c.weight, seed++, dtype);
+      const Tensor x = seeded_randn(c.input, seed++, dtype), w = seeded_randn(c.weight, seed++, dtype);
       const std::optional<Tensor> b =
-          c.bias ? std::optional<Tensor>(randn({c.weight[1] * c.g.groups}, seed++, dtype)) : std::nullopt;
+          c.bias ? std::optional<Tensor>(seeded_randn({c.weight[1] * c.g.groups}, seed++, dtype)) : std::nullopt;
       const Tensor r = conv_transpose2d(x, w, b, c.g);
       EXPECT_EQ(r.dtype(), dtype);
       const double tol = dtype == mt::kFloat64 ? 1e-12 : dtype == mt::kFloat32 ? 1e-5 : 5e-2;
@@ -121,17 +116,17 @@ TEST(ConvTranspose, Conv2dTransposedMatchesTheNaiveOne) {
 
 // <conv2d(y, w), x> = <y, conv_transpose2d(x, w)>: each is the other's adjoint in its input.
 TEST(ConvTranspose, IsTheAdjointOfConv2d) {
-  const Tensor w = randn({4, 3, 3, 2}, 10, mt::kFloat64);  // conv2d: 3 -> 4 channels; transposed: 4 -> 3
-  const Tensor y = randn({2, 3, 9, 8}, 11, mt::kFloat64);
+  const Tensor w = seeded_randn({4, 3, 3, 2}, 10, mt::kFloat64);  // conv2d: 3 -> 4 channels; transposed: 4 -> 3
+  const Tensor y = seeded_randn({2, 3, 9, 8}, 11, mt::kFloat64);
   const Tensor forward = mt::conv2d(y, w, std::nullopt, Ints{2, 1}, Ints{1, 1}, Ints{1, 2});
-  const Tensor x = randn(forward.sizes().vec(), 12, mt::kFloat64);
+  const Tensor x = seeded_randn(forward.sizes().vec(), 12, mt::kFloat64);
   const Tensor back = mt::conv_transpose2d(x, w, std::nullopt, Ints{2, 1}, Ints{1, 1}, Ints{0, 0}, 1, Ints{1, 2});
   ASSERT_EQ(back.sizes().vec(), y.sizes().vec());
   EXPECT_NEAR((forward * x).sum().item<double>(), (y * back).sum().item<double>(), 1e-10);
 }
 
 TEST(ConvTranspose, AnUnbatchedInputIsOneSample) {
-  const Tensor x = randn({3, 4, 5}, 20), w = randn({3, 2, 3, 3}, 21), b = randn({2}, 22);
+  const Tensor x = seeded_randn({3, 4, 5}, 20), w = seeded_randn({3, 2, 3, 3}, 21), b = seeded_randn({2}, 22);
   const Tensor r = mt::conv_transpose2d(x, w, b, 2, 1, 1);
   EXPECT_EQ(r.sizes().vec(), (Ints{2, 8, 10}));
   expect_conv_transpose(r.unsqueeze(0), x.unsqueeze(0), w, b,
@@ -139,12 +134,11 @@ TEST(ConvTranspose, AnUnbatchedInputIsOneSample) {
 }
 
 TEST(ConvTranspose, Conv1dTransposedIsConv2dTransposedOverOneRow) {
-  const Tensor x = randn({2, 4, 6}, 30), w = randn({4, 3, 3}, 31), b = randn({6}, 32);
+  const Tensor x = seeded_randn({2, 4, 6}, 30), w = seeded_randn({4, 3, 3}, 31), b = seeded_randn({6}, 32);
   const Tensor r = mt::conv_transpose1d(x, w, b, 2, 1, 1, 2, 2);
-  expect_conv_transpose(r.unsqueeze(2), x.unsqueeze(2), w.unsqueeze(2), b,
-                        {.stride = {1, 2}, .padding = {0, 1}, .output_padding = {0, 1}, .dilation = {1, 2},
-                         .groups = 2},
-                        1e-5);
+  expect_conv_transpose(
+      r.unsqueeze(2), x.unsqueeze(2), w.unsqueeze(2), b,
+      {.stride = {1, 2}, .padding = {0, 1}, .output_padding = {0, 1}, .dilation = {1, 2}, .groups = 2}, 1e-5);
   EXPECT_EQ(mt::conv_transpose1d(x.select(0, 0), w, b, 1, 0, 0, 2).sizes().vec(), (Ints{6, 8}));  // unbatched
 }
 
@@ -152,9 +146,9 @@ TEST(ConvTranspose, GradcheckAndGradgradcheckInInputWeightAndBias) {
   for (const Case& c : {kCases[1], kCases[2], kCases[4]}) {
     Ints input = c.input;
     input[0] = 1;
-    const Tensor x = randn(input, 40, mt::kFloat64).requires_grad_(),
-                 w = randn(c.weight, 41, mt::kFloat64).requires_grad_(),
-                 b = randn({c.weight[1] * c.g.groups}, 42, mt::kFloat64).requires_grad_();
+    const Tensor x = seeded_randn(input, 40, mt::kFloat64).requires_grad_(),
+                 w = seeded_randn(c.weight, 41, mt::kFloat64).requires_grad_(),
+                 b = seeded_randn({c.weight[1] * c.g.groups}, 42, mt::kFloat64).requires_grad_();
     const auto f = [&](const mt::autograd::variable_list& v) { return conv_transpose2d(v[0], v[1], v[2], c.g); };
     EXPECT_TRUE(mt::autograd::gradcheck(f, {x, w, b}));
     EXPECT_TRUE(mt::autograd::gradgradcheck(f, {x, w, b}));
@@ -162,13 +156,12 @@ TEST(ConvTranspose, GradcheckAndGradgradcheckInInputWeightAndBias) {
 }
 
 TEST(ConvTranspose, VmapOverSamplesOrFiltersMatchesTheLoop) {
-  const Tensor x = randn({4, 2, 3, 3}, 50), w = randn({2, 3, 3, 3}, 51), b = randn({3}, 52);
-  const mt_test::Fn conv = [](const std::vector<Tensor>& v) {
-    return mt::conv_transpose2d(v[0], v[1], v[2], 2, 1, 1);
-  };
+  const Tensor x = seeded_randn({4, 2, 3, 3}, 50), w = seeded_randn({2, 3, 3, 3}, 51), b = seeded_randn({3}, 52);
+  const mt_test::Fn conv = [](const std::vector<Tensor>& v) { return mt::conv_transpose2d(v[0], v[1], v[2], 2, 1, 1); };
   mt_test::expect_vmap_matches_loop(conv, {x, w, b}, {0, std::nullopt, std::nullopt});
   mt_test::expect_vmap_matches_loop(conv, {x.unsqueeze(1), w, b}, {0, std::nullopt, std::nullopt});
-  mt_test::expect_vmap_matches_loop(conv, {x.movedim(0, 3), randn({2, 3, 3, 3, 4}, 53), b}, {3, 4, std::nullopt});
+  mt_test::expect_vmap_matches_loop(conv, {x.movedim(0, 3), seeded_randn({2, 3, 3, 3, 4}, 53), b},
+                                    {3, 4, std::nullopt});
 }
 
 TEST(ConvTranspose, MetaGivesTheShape) {
@@ -188,17 +181,20 @@ TEST(ConvTranspose, AutocastRunsThemInLowerPrecision) {
 }
 
 TEST(ConvTranspose, ErrorsNameTheProblem) {
-  const Tensor x = randn({2, 3, 5, 5}, 60), w = randn({3, 4, 3, 3}, 61);
-  expect_error<mt::RuntimeError>([&] { mt::conv_transpose2d(x, randn({2, 4, 3, 3}, 62)); },
-                                 "Given transposed=1, weight of size [2, 4, 3, 3], expected input[2, 3, 5, 5] to have "
-                                 "2 channels, but got 3 channels instead");
+  const Tensor x = seeded_randn({2, 3, 5, 5}, 60), w = seeded_randn({3, 4, 3, 3}, 61);
+  expect_error<mt::RuntimeError>(
+      [&] {
+        mt::conv_transpose2d(x, seeded_randn({2, 4, 3, 3}, 62));
+      },
+      "Given transposed=1, weight of size [2, 4, 3, 3], expected input[2, 3, 5, 5] to have "
+      "2 channels, but got 3 channels instead");
   expect_error<mt::RuntimeError>([&] { mt::conv_transpose2d(x, w, std::nullopt, 1, 0, 0, 2); },
                                  "Given groups=2, expected weight to be divisible by 2 at dimension 0, but got weight "
                                  "of size [3, 4, 3, 3] instead");
   expect_error<mt::RuntimeError>([&] { mt::conv_transpose2d(x.unsqueeze(0), w); },
                                  "Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of "
                                  "size: [1, 2, 3, 5, 5]");
-  expect_error<mt::RuntimeError>([&] { mt::conv_transpose2d(x, w, randn({3}, 63)); },
+  expect_error<mt::RuntimeError>([&] { mt::conv_transpose2d(x, w, seeded_randn({3}, 63)); },
                                  "Given transposed=1, weight of size [3, 4, 3, 3], expected bias to be 1-dimensional "
                                  "with 4 elements, but got bias of size [3] instead");
   expect_error<mt::RuntimeError>([&] { mt::conv_transpose2d(x, w, std::nullopt, 2, 0, 2); },
@@ -209,8 +205,11 @@ TEST(ConvTranspose, ErrorsNameTheProblem) {
                                  "negative padding is not supported");
   expect_error<mt::RuntimeError>([&] { mt::conv_transpose2d(x, w, std::nullopt, 1, 0, 0, 0); },
                                  "non-positive groups is not supported");
-  expect_error<mt::RuntimeError>([&] { mt::conv_transpose2d(x, w, std::nullopt, Ints{1, 1, 1}); },
-                                 "expected stride to be a single integer value or a list of 2 values");
+  expect_error<mt::RuntimeError>(
+      [&] {
+        mt::conv_transpose2d(x, w, std::nullopt, Ints{1, 1, 1});
+      },
+      "expected stride to be a single integer value or a list of 2 values");
   expect_error<mt::RuntimeError>([&] { mt::conv_transpose2d(x, w.to(mt::kFloat64)); },
                                  "Input type (mt.float32) and weight type (mt.float64) should be the same");
   expect_error<mt::RuntimeError>([&] { mt::conv_transpose2d(x, w, std::nullopt, 1, 4); },
@@ -226,7 +225,8 @@ TEST(ConvTranspose, CudaMatchesTheCpu) {
   const std::string why = mt_test::why_no_gpu();
   if (!why.empty()) GTEST_SKIP() << why;
   for (const Case& c : kCases) {
-    const Tensor x = randn(c.input, 80), w = randn(c.weight, 81), b = randn({c.weight[1] * c.g.groups}, 82);
+    const Tensor x = seeded_randn(c.input, 80), w = seeded_randn(c.weight, 81),
+                 b = seeded_randn({c.weight[1] * c.g.groups}, 82);
     const Tensor r = conv_transpose2d(x.to(mt::kCUDA), w.to(mt::kCUDA), b.to(mt::kCUDA), c.g);
     EXPECT_TRUE(r.is_cuda());
     expect_conv_transpose(r.to(mt::kCPU), x, w, b, c.g, 1e-4);

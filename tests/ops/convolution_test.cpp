@@ -26,6 +26,7 @@ namespace {
 
 using mt::Tensor;
 using mt::testing::expect_error;
+using mt::testing::seeded_randn;
 using Ints = std::vector<int64_t>;
 
 // A convolution's geometry: padding before (top, left) may differ from after (bottom, right).
@@ -72,13 +73,7 @@ void expect_conv(const Tensor& result, const Tensor& x, const Tensor& w, const s
   Ints sizes;
   const std::vector<double> expected = naive_conv2d(x, w, b, g, sizes);
   ASSERT_EQ(result.sizes().vec(), sizes);
-  const std::vector<double> got = mt::testing::values(result);
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], tol * (1 + std::abs(expected[i]))) << i;
-}
-
-Tensor randn(Ints sizes, uint64_t seed, mt::ScalarType dtype = mt::kFloat32) {
-  mt::Generator g(seed);
-  return mt::randn(sizes, &g, mt::TensorOptions(dtype));
+  mt::testing::expect_values_near(result, expected, tol);
 }
 
 struct Case {
@@ -103,9 +98,9 @@ TEST(Convolution, Conv2dMatchesTheNaiveConvolution) {
   uint64_t seed = 1;
   for (const Case& c : kCases) {
     for (mt::ScalarType dtype : {mt::kFloat32, mt::kFloat64, mt::kBFloat16}) {
-      const Tensor x = randn(c.input, seed++, dtype), w = randn(c.weight, seed++, dtype);
+      const Tensor x = seeded_randn(c.input, seed++, dtype), w = seeded_randn(c.weight, seed++, dtype);
       const std::optional<Tensor> b =
-          c.bias ? std::optional<Tensor>(randn({c.weight[0]}, seed++, dtype)) : std::nullopt;
+          c.bias ? std::optional<Tensor>(seeded_randn({c.weight[0]}, seed++, dtype)) : std::nullopt;
       const Tensor r = mt::conv2d(x, w, b, c.g.stride, c.g.pad_before, c.g.dilation, c.g.groups);
       EXPECT_EQ(r.dtype(), dtype);
       const double tol = dtype == mt::kFloat64 ? 1e-12 : dtype == mt::kFloat32 ? 1e-5 : 5e-2;
@@ -115,18 +110,18 @@ TEST(Convolution, Conv2dMatchesTheNaiveConvolution) {
 }
 
 TEST(Convolution, AnUnbatchedInputIsOneSample) {
-  const Tensor x = randn({3, 5, 6}, 10), w = randn({2, 3, 3, 3}, 11), b = randn({2}, 12);
+  const Tensor x = seeded_randn({3, 5, 6}, 10), w = seeded_randn({2, 3, 3, 3}, 11), b = seeded_randn({2}, 12);
   const Tensor r = mt::conv2d(x, w, b, 1, 1);
   EXPECT_EQ(r.sizes().vec(), (Ints{2, 5, 6}));
   expect_conv(r.unsqueeze(0), x.unsqueeze(0), w, b, {.pad_before = {1, 1}, .pad_after = {1, 1}}, 1e-5);
 }
 
 TEST(Convolution, PaddingSameKeepsTheSizeAndPadsTheFarSideMore) {
-  const Tensor x = randn({2, 2, 6, 7}, 20);
+  const Tensor x = seeded_randn({2, 2, 6, 7}, 20);
   // A 3 x 3 kernel pads 1 on each side; a 4 x 2 one with dilation (1, 3) pads (1, 1) before and (2, 2) after.
   for (const auto& [kernel, dilation, before, after] : std::vector<std::tuple<Ints, Ints, Ints, Ints>>{
            {{3, 3}, {1, 1}, {1, 1}, {1, 1}}, {{4, 2}, {1, 3}, {1, 1}, {2, 2}}}) {
-    const Tensor w = randn({3, 2, kernel[0], kernel[1]}, 21), b = randn({3}, 22);
+    const Tensor w = seeded_randn({3, 2, kernel[0], kernel[1]}, 21), b = seeded_randn({3}, 22);
     const Tensor r = mt::conv2d(x, w, b, 1, "same", dilation);
     EXPECT_EQ(r.sizes().vec(), (Ints{2, 3, 6, 7}));
     expect_conv(r, x, w, b, {.pad_before = before, .pad_after = after, .dilation = dilation}, 1e-5);
@@ -135,7 +130,7 @@ TEST(Convolution, PaddingSameKeepsTheSizeAndPadsTheFarSideMore) {
 }
 
 TEST(Convolution, Conv1dIsConv2dOverOneRow) {
-  const Tensor x = randn({2, 4, 9}, 30), w = randn({6, 2, 3}, 31), b = randn({6}, 32);
+  const Tensor x = seeded_randn({2, 4, 9}, 30), w = seeded_randn({6, 2, 3}, 31), b = seeded_randn({6}, 32);
   const Tensor r = mt::conv1d(x, w, b, 2, 1, 2, 2);
   expect_conv(r.unsqueeze(2), x.unsqueeze(2), w.unsqueeze(2), b,
               {.stride = {1, 2}, .pad_before = {0, 1}, .pad_after = {0, 1}, .dilation = {1, 2}, .groups = 2}, 1e-5);
@@ -148,31 +143,32 @@ TEST(Convolution, GradcheckAndGradgradcheckInInputWeightAndBias) {
   for (const Case& c : {kCases[1], kCases[2]}) {
     Ints input = c.input;
     input[0] = 1;
-    const Tensor x = randn(input, 40, mt::kFloat64).requires_grad_(),
-                 w = randn(c.weight, 41, mt::kFloat64).requires_grad_(),
-                 b = randn({c.weight[0]}, 42, mt::kFloat64).requires_grad_();
+    const Tensor x = seeded_randn(input, 40, mt::kFloat64).requires_grad_(),
+                 w = seeded_randn(c.weight, 41, mt::kFloat64).requires_grad_(),
+                 b = seeded_randn({c.weight[0]}, 42, mt::kFloat64).requires_grad_();
     const auto f = [&](const mt::autograd::variable_list& v) {
       return mt::conv2d(v[0], v[1], v[2], c.g.stride, c.g.pad_before, c.g.dilation, c.g.groups);
     };
     EXPECT_TRUE(mt::autograd::gradcheck(f, {x, w, b}));
     EXPECT_TRUE(mt::autograd::gradgradcheck(f, {x, w, b}));
   }
-  const Tensor x = randn({1, 2, 7}, 43, mt::kFloat64).requires_grad_(),
-               w = randn({2, 2, 4}, 44, mt::kFloat64).requires_grad_();
+  const Tensor x = seeded_randn({1, 2, 7}, 43, mt::kFloat64).requires_grad_(),
+               w = seeded_randn({2, 2, 4}, 44, mt::kFloat64).requires_grad_();
   EXPECT_TRUE(mt::autograd::gradcheck([](const mt::autograd::variable_list& v) {
     return mt::conv1d(v[0], v[1], std::nullopt, 1, "same");
   }, {x, w}));
 }
 
 TEST(Convolution, VmapOverSamplesOrFiltersMatchesTheLoop) {
-  const Tensor x = randn({4, 2, 5, 5}, 50), w = randn({3, 2, 3, 3}, 51), b = randn({3}, 52);
+  const Tensor x = seeded_randn({4, 2, 5, 5}, 50), w = seeded_randn({3, 2, 3, 3}, 51), b = seeded_randn({3}, 52);
   // Each sample alone ([C, H, W]) or as a batch of one; filters shared or one bank per sample.
   const mt_test::Fn conv = [](const std::vector<Tensor>& v) { return mt::conv2d(v[0], v[1], v[2], 1, 1); };
   mt_test::expect_vmap_matches_loop(conv, {x, w, b}, {0, std::nullopt, std::nullopt});
   mt_test::expect_vmap_matches_loop(conv, {x.unsqueeze(1), w, b}, {0, std::nullopt, std::nullopt});
-  mt_test::expect_vmap_matches_loop(conv, {x.select(0, 0), randn({4, 3, 2, 3, 3}, 53), b},
+  mt_test::expect_vmap_matches_loop(conv, {x.select(0, 0), seeded_randn({4, 3, 2, 3, 3}, 53), b},
                                     {std::nullopt, 0, std::nullopt});
-  mt_test::expect_vmap_matches_loop(conv, {x.movedim(0, 3), randn({3, 2, 3, 3, 4}, 54), b}, {3, 4, std::nullopt});
+  mt_test::expect_vmap_matches_loop(conv, {x.movedim(0, 3), seeded_randn({3, 2, 3, 3, 4}, 54), b},
+                                    {3, 4, std::nullopt});
   // Per-sample gradients of a loss in the filters.
   const mt_test::Fn per_sample_grad = mt::grad([](const std::vector<Tensor>& v) {
     return mt::conv2d(v[0], v[1], std::nullopt, 2).square().sum();
@@ -197,14 +193,14 @@ TEST(Convolution, AutocastRunsConvolutionsInLowerPrecision) {
 }
 
 TEST(Convolution, Conv2dErrorsNameTheProblem) {
-  const Tensor x = randn({2, 3, 5, 5}, 60), w = randn({4, 3, 3, 3}, 61);
-  expect_error<mt::RuntimeError>([&] { mt::conv2d(x, randn({4, 2, 3, 3}, 62)); },
+  const Tensor x = seeded_randn({2, 3, 5, 5}, 60), w = seeded_randn({4, 3, 3, 3}, 61);
+  expect_error<mt::RuntimeError>([&] { mt::conv2d(x, seeded_randn({4, 2, 3, 3}, 62)); },
                                  "Given groups=1, weight of size [4, 2, 3, 3], expected input[2, 3, 5, 5] to have 2 "
                                  "channels, but got 3 channels instead");
-  expect_error<mt::RuntimeError>([&] { mt::conv2d(x, randn({4, 1, 3, 3}, 63), std::nullopt, 1, Ints{0}, 1, 3); },
+  expect_error<mt::RuntimeError>([&] { mt::conv2d(x, seeded_randn({4, 1, 3, 3}, 63), std::nullopt, 1, Ints{0}, 1, 3); },
                                  "Given groups=3, expected weight to be divisible by 3 at dimension 0");
   expect_error<mt::RuntimeError>([&] { mt::conv2d(x.unsqueeze(0), w); }, "Expected 3D (unbatched) or 4D (batched)");
-  expect_error<mt::RuntimeError>([&] { mt::conv2d(x, w, randn({3}, 64)); },
+  expect_error<mt::RuntimeError>([&] { mt::conv2d(x, w, seeded_randn({3}, 64)); },
                                  "expected bias to be 1-dimensional with 4 elements, but got bias of size [3]");
   expect_error<mt::RuntimeError>([&] { mt::conv2d(x, w, std::nullopt, 2, "same"); },
                                  "padding='same' is not supported for strided convolutions");
@@ -215,13 +211,13 @@ TEST(Convolution, Conv2dErrorsNameTheProblem) {
                                  "non-positive groups is not supported");
   expect_error<mt::RuntimeError>([&] { mt::conv2d(x, w.to(mt::kFloat64)); },
                                  "Input type (mt.float32) and weight type (mt.float64) should be the same");
-  expect_error<mt::RuntimeError>([&] { mt::conv2d(x, randn({4, 3, 7, 3}, 65)); },
+  expect_error<mt::RuntimeError>([&] { mt::conv2d(x, seeded_randn({4, 3, 7, 3}, 65)); },
                                  "calculated shape of the array of sliding blocks as (0, 3), but its components must "
                                  "be at least one");
 }
 
 TEST(Convolution, Im2colAndCol2imErrorsNameTheProblem) {
-  const Tensor x = randn({2, 3, 5, 5}, 70);
+  const Tensor x = seeded_randn({2, 3, 5, 5}, 70);
   expect_error<mt::RuntimeError>([&] { mt::im2col(x, {0, 3}, {1, 1}, {0, 0}, {1, 1}); },
                                  "kernel size should be greater than zero, but got kernel_height: 0 kernel_width: 3");
   expect_error<mt::RuntimeError>([&] { mt::im2col(x, {3, 3}, {1, 1}, {-1, 0}, {1, 1}); },
@@ -233,7 +229,7 @@ TEST(Convolution, Im2colAndCol2imErrorsNameTheProblem) {
   expect_error<mt::RuntimeError>([&] { mt::im2col(x.select(1, 0).select(1, 0), {1, 1}, {1, 1}, {0, 0}, {1, 1}); },
                                  "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
                                  "dimensions for input, but got: [2, 5]");
-  const Tensor cols = randn({2, 27, 9}, 71);
+  const Tensor cols = seeded_randn({2, 27, 9}, 71);
   expect_error<mt::RuntimeError>([&] { mt::col2im(cols, {5, 5}, {2, 2}, {1, 1}, {0, 0}, {1, 1}); },
                                  "Expected size of input's dimension 1 to be divisible by the product of kernel_size, "
                                  "but got input.size(1)=27 and kernel_size=(2, 2)");
@@ -246,7 +242,7 @@ TEST(Convolution, CudaMatchesTheCpu) {
   const std::string why = mt_test::why_no_gpu();
   if (!why.empty()) GTEST_SKIP() << why;
   for (const Case& c : kCases) {
-    const Tensor x = randn(c.input, 80), w = randn(c.weight, 81), b = randn({c.weight[0]}, 82);
+    const Tensor x = seeded_randn(c.input, 80), w = seeded_randn(c.weight, 81), b = seeded_randn({c.weight[0]}, 82);
     const Tensor r = mt::conv2d(x.to(mt::kCUDA), w.to(mt::kCUDA), b.to(mt::kCUDA), c.g.stride, c.g.pad_before,
                                 c.g.dilation, c.g.groups);
     EXPECT_TRUE(r.is_cuda());

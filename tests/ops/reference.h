@@ -10,6 +10,7 @@
 
 #include "ops/api/empty.h"
 #include "ops/api/randint.h"
+#include "ops/api/randn.h"
 #include "ops/api/std.h"
 
 namespace mt::testing {
@@ -140,6 +141,12 @@ inline int64_t wrap_to(int64_t v, ScalarType dtype) {
     case kInt32: return static_cast<int32_t>(v);
     default: return v;
   }
+}
+
+// Standard normal values in `dtype`, drawn from a generator seeded with `seed`.
+inline Tensor seeded_randn(IntArrayRef sizes, uint64_t seed, ScalarType dtype = kFloat32) {
+  Generator g(seed);
+  return mt::randn(sizes, &g, TensorOptions(dtype));
 }
 
 inline double tolerance(ScalarType t) {

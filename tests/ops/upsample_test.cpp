@@ -25,13 +25,9 @@ namespace {
 
 using mt::Tensor;
 using mt::testing::expect_error;
+using mt::testing::seeded_randn;
 using Ints = std::vector<int64_t>;
 namespace F = mt::nn::functional;
-
-Tensor randn(Ints sizes, uint64_t seed, mt::ScalarType dtype = mt::kFloat32) {
-  mt::Generator g(seed);
-  return mt::randn(sizes, &g, mt::TensorOptions(dtype));
-}
 
 // Per output position along one dim: the source pixels and their weights.
 struct Taps {
@@ -97,7 +93,7 @@ TEST(Upsample, NearestPicksPyTorchsSourcePixels) {
 
 TEST(Upsample, BilinearMatchesTheNaiveInterpolation) {
   for (mt::ScalarType dtype : {mt::kFloat32, mt::kFloat64, mt::kBFloat16}) {
-    const Tensor x = randn({2, 3, 5, 4}, 2, dtype);
+    const Tensor x = seeded_randn({2, 3, 5, 4}, 2, dtype);
     const double tol = dtype == mt::kFloat64 ? 1e-12 : dtype == mt::kFloat32 ? 1e-5 : 3e-2;
     for (bool align : {false, true})
       for (const auto& [oh, ow] : std::vector<std::pair<int64_t, int64_t>>{{10, 8}, {7, 9}, {3, 2}, {1, 1}, {5, 4}}) {
@@ -111,7 +107,7 @@ TEST(Upsample, BilinearMatchesTheNaiveInterpolation) {
 }
 
 TEST(Upsample, GradcheckAndGradgradcheck) {
-  const Tensor x = randn({1, 2, 3, 4}, 3, mt::kFloat64).requires_grad_();
+  const Tensor x = seeded_randn({1, 2, 3, 4}, 3, mt::kFloat64).requires_grad_();
   for (bool align : {false, true}) {
     const auto bilinear = [&](const mt::autograd::variable_list& v) {
       return mt::upsample_bilinear2d(v[0], {5, 7}, align);
@@ -125,11 +121,17 @@ TEST(Upsample, GradcheckAndGradgradcheck) {
 }
 
 TEST(Upsample, VmapMatchesTheLoop) {
-  const Tensor x = randn({3, 2, 2, 4, 4}, 4);
-  mt_test::expect_vmap_matches_loop([](const std::vector<Tensor>& v) { return mt::upsample_bilinear2d(v[0], {6, 5}, true); },
-                                    {x}, {0});
-  mt_test::expect_vmap_matches_loop([](const std::vector<Tensor>& v) { return mt::upsample_nearest2d(v[0], {8, 3}); },
-                                    {x.movedim(0, 4)}, {4});
+  const Tensor x = seeded_randn({3, 2, 2, 4, 4}, 4);
+  mt_test::expect_vmap_matches_loop(
+      [](const std::vector<Tensor>& v) {
+        return mt::upsample_bilinear2d(v[0], {6, 5}, true);
+      },
+      {x}, {0});
+  mt_test::expect_vmap_matches_loop(
+      [](const std::vector<Tensor>& v) {
+        return mt::upsample_nearest2d(v[0], {8, 3});
+      },
+      {x.movedim(0, 4)}, {4});
 }
 
 TEST(Upsample, MetaGivesTheShapeAndAutocastRunsThemInFloatOnCuda) {
@@ -146,24 +148,35 @@ TEST(Upsample, MetaGivesTheShapeAndAutocastRunsThemInFloatOnCuda) {
 }
 
 TEST(Upsample, OpErrorsNameTheProblem) {
-  const Tensor x = randn({2, 3, 4, 4}, 5);
+  const Tensor x = seeded_randn({2, 3, 4, 4}, 5);
   expect_error<mt::RuntimeError>([&] { mt::upsample_nearest2d(x, {4}); },
                                  "It is expected output_size equals to 2, but got size 1");
-  expect_error<mt::RuntimeError>([&] { mt::upsample_nearest2d(x.select(0, 0), {4, 4}); },
-                                 "It is expected input_size equals to 4, but got size 3");
-  expect_error<mt::RuntimeError>([&] { mt::upsample_bilinear2d(x, {0, 4}, false); },
-                                 "Input and output sizes should be greater than 0, but got input (H: 4, W: 4) output "
-                                 "(H: 0, W: 4)");
-  expect_error<mt::RuntimeError>([&] { mt::upsample_nearest2d(randn({2, 0, 4, 4}, 6), {8, 8}); },
-                                 "Non-empty 4D data tensor expected but got a tensor with sizes [2, 0, 4, 4]");
+  expect_error<mt::RuntimeError>(
+      [&] {
+        mt::upsample_nearest2d(x.select(0, 0), {4, 4});
+      },
+      "It is expected input_size equals to 4, but got size 3");
+  expect_error<mt::RuntimeError>(
+      [&] {
+        mt::upsample_bilinear2d(x, {0, 4}, false);
+      },
+      "Input and output sizes should be greater than 0, but got input (H: 4, W: 4) output "
+      "(H: 0, W: 4)");
+  expect_error<mt::RuntimeError>(
+      [&] {
+        mt::upsample_nearest2d(seeded_randn({2, 0, 4, 4}, 6), {8, 8});
+      },
+      "Non-empty 4D data tensor expected but got a tensor with sizes [2, 0, 4, 4]");
   expect_error<mt::NotImplementedError>(
-      [&] { mt::upsample_bilinear2d(mt::testing::random_tensor({1, 1, 2, 2}, mt::kInt64, 7), {4, 4}, false); },
+      [&] {
+        mt::upsample_bilinear2d(mt::testing::random_tensor({1, 1, 2, 2}, mt::kInt64, 7), {4, 4}, false);
+      },
       "\"upsample_bilinear2d\" not implemented for 'mt.int64'");
-  EXPECT_EQ(mt::upsample_nearest2d(randn({0, 2, 3, 3}, 8), {6, 6}).sizes().vec(), (Ints{0, 2, 6, 6}));
+  EXPECT_EQ(mt::upsample_nearest2d(seeded_randn({0, 2, 3, 3}, 8), {6, 6}).sizes().vec(), (Ints{0, 2, 6, 6}));
 }
 
 TEST(Upsample, InterpolateFollowsPyTorchsArgumentRules) {
-  const Tensor x = randn({2, 3, 4, 5}, 9);
+  const Tensor x = seeded_randn({2, 3, 4, 5}, 9);
   // A scale factor: output floor(in * s), interpolated by 1 / s unless recompute_scale_factor.
   const Tensor scaled = F::interpolate(x, F::InterpolateFuncOptions().scale_factor({1.7}).mode("bilinear"));
   EXPECT_EQ(mt::testing::values(scaled), mt::testing::values(mt::upsample_bilinear2d(x, {6, 8}, false, 1.7, 1.7)));
@@ -172,33 +185,53 @@ TEST(Upsample, InterpolateFollowsPyTorchsArgumentRules) {
   EXPECT_EQ(mt::testing::values(recomputed), mt::testing::values(mt::upsample_bilinear2d(x, {6, 10}, false)));
   EXPECT_EQ(mt::testing::values(F::interpolate(x, F::InterpolateFuncOptions().size({8, 10}))),
             mt::testing::values(mt::upsample_nearest2d(x, {8, 10})));
-  EXPECT_EQ(mt::testing::values(F::interpolate(x, F::InterpolateFuncOptions().size({3}).mode("bilinear").align_corners(true))),
+  EXPECT_EQ(mt::testing::values(
+                F::interpolate(x, F::InterpolateFuncOptions().size({3}).mode("bilinear").align_corners(true))),
             mt::testing::values(mt::upsample_bilinear2d(x, {3, 3}, true)));
   using Options = F::InterpolateFuncOptions;
-  expect_error<mt::ValueError>([&] { F::interpolate(x, Options().size({8, 8}).scale_factor({2})); },
-                               "only one of size or scale_factor should be defined");
+  expect_error<mt::ValueError>(
+      [&] {
+        F::interpolate(x, Options().size({8, 8}).scale_factor({2}));
+      },
+      "only one of size or scale_factor should be defined");
   expect_error<mt::ValueError>([&] { F::interpolate(x); }, "either size or scale_factor should be defined");
-  expect_error<mt::ValueError>([&] { F::interpolate(x, Options().size({8, 8}).align_corners(false)); },
-                               "align_corners option can only be set with the interpolating modes: linear | bilinear "
-                               "| bicubic | trilinear");
-  expect_error<mt::ValueError>([&] { F::interpolate(x, Options().size({8, 8, 8})); },
-                               "Input and output must have the same number of spatial dimensions, but got input with "
-                               "spatial dimensions of [4, 5] and output size of [8, 8, 8]");
-  expect_error<mt::ValueError>([&] { F::interpolate(x, Options().scale_factor({2, 2, 2})); },
-                               "Input and scale_factor must have the same number of spatial dimensions");
-  expect_error<mt::ValueError>([&] { F::interpolate(x, Options().size({8, 8}).recompute_scale_factor(true)); },
-                               "recompute_scale_factor is not meaningful with an explicit size.");
-  expect_error<mt::NotImplementedError>([&] { F::interpolate(x, Options().size({8, 8}).mode("bicubic")); },
-                                        "interpolate supports 4D inputs (N, C, H, W) in the modes nearest and "
-                                        "bilinear, but got a 4D input and mode bicubic");
+  expect_error<mt::ValueError>(
+      [&] {
+        F::interpolate(x, Options().size({8, 8}).align_corners(false));
+      },
+      "align_corners option can only be set with the interpolating modes: linear | bilinear "
+      "| bicubic | trilinear");
+  expect_error<mt::ValueError>(
+      [&] {
+        F::interpolate(x, Options().size({8, 8, 8}));
+      },
+      "Input and output must have the same number of spatial dimensions, but got input with "
+      "spatial dimensions of [4, 5] and output size of [8, 8, 8]");
+  expect_error<mt::ValueError>(
+      [&] {
+        F::interpolate(x, Options().scale_factor({2, 2, 2}));
+      },
+      "Input and scale_factor must have the same number of spatial dimensions");
+  expect_error<mt::ValueError>(
+      [&] {
+        F::interpolate(x, Options().size({8, 8}).recompute_scale_factor(true));
+      },
+      "recompute_scale_factor is not meaningful with an explicit size.");
+  expect_error<mt::NotImplementedError>(
+      [&] {
+        F::interpolate(x, Options().size({8, 8}).mode("bicubic"));
+      },
+      "interpolate supports 4D inputs (N, C, H, W) in the modes nearest and "
+      "bilinear, but got a 4D input and mode bicubic");
   expect_error<mt::NotImplementedError>([&] { F::interpolate(x.select(0, 0), Options().size({8})); },
                                         "but got a 3D input and mode nearest");
 }
 
 TEST(Upsample, UpsampleModuleInterpolatesAndPrintsLikePyTorch) {
-  const Tensor x = randn({1, 2, 3, 3}, 10);
+  const Tensor x = seeded_randn({1, 2, 3, 3}, 10);
   const mt::nn::Upsample up(mt::nn::UpsampleOptions().scale_factor({2}).mode("bilinear").align_corners(true));
-  EXPECT_EQ(mt::testing::values(up.forward(x)), mt::testing::values(mt::upsample_bilinear2d(x, {6, 6}, true, 2.0, 2.0)));
+  EXPECT_EQ(mt::testing::values(up.forward(x)),
+            mt::testing::values(mt::upsample_bilinear2d(x, {6, 6}, true, 2.0, 2.0)));
   std::ostringstream a, b;
   a << mt::nn::Upsample(mt::nn::UpsampleOptions().scale_factor({2}));
   EXPECT_EQ(a.str(), "Upsample(scale_factor=2.0, mode='nearest')");
@@ -209,14 +242,14 @@ TEST(Upsample, UpsampleModuleInterpolatesAndPrintsLikePyTorch) {
 TEST(Upsample, CudaMatchesTheCpu) {
   const std::string why = mt_test::why_no_gpu();
   if (!why.empty()) GTEST_SKIP() << why;
-  const Tensor x = randn({2, 3, 5, 4}, 11);
+  const Tensor x = seeded_randn({2, 3, 5, 4}, 11);
   for (bool align : {false, true}) {
     const Tensor r = mt::upsample_bilinear2d(x.to(mt::kCUDA), {9, 7}, align);
     EXPECT_TRUE(r.is_cuda());
     mt_test::expect_same(r.to(mt::kCPU), mt::upsample_bilinear2d(x, {9, 7}, align), 1e-5);
   }
-  mt_test::expect_same(mt::upsample_nearest2d(x.to(mt::kCUDA), {10, 3}).to(mt::kCPU), mt::upsample_nearest2d(x, {10, 3}),
-                       0);
+  mt_test::expect_same(mt::upsample_nearest2d(x.to(mt::kCUDA), {10, 3}).to(mt::kCPU),
+                       mt::upsample_nearest2d(x, {10, 3}), 0);
   const Tensor xg = x.to(mt::kCUDA).requires_grad_(), xc = x.clone().requires_grad_();
   mt::upsample_bilinear2d(xg, {9, 7}, false).square().sum().backward();
   mt::upsample_bilinear2d(xc, {9, 7}, false).square().sum().backward();
