@@ -40,6 +40,8 @@ class Adam : public Optimizer {
   void step() override;
   double lr() const override { return options_.lr; }
   void set_lr(double lr) override { options_.lr = lr; }
+  std::optional<double> momentum() const override { return options_.betas.first; }
+  void set_momentum(double beta1) override { options_.betas.first = beta1; }
   // Read or change the options between steps (e.g. a learning-rate schedule); not re-validated.
   AdamOptions& options() { return options_; }
 

@@ -107,4 +107,78 @@ double SequentialLR::lr_at(int64_t epoch) const {
   return schedulers_[i]->lr_at(epoch - (i == 0 ? 0 : milestones_[i - 1]));
 }
 
+OneCycleLR::OneCycleLR(Optimizer& optimizer, double max_lr, OneCycleLROptions options)
+    : LRScheduler(optimizer), options_(std::move(options)) {
+  const OneCycleLROptions& o = options_;
+  if (o.total_steps != 0) {
+    MT_CHECK_VALUE(o.total_steps > 0, "Expected positive integer total_steps, but got ", o.total_steps);
+    total_steps_ = o.total_steps;
+  } else {
+    MT_CHECK_VALUE(o.epochs != 0 || o.steps_per_epoch != 0,
+                   "You must define either total_steps OR (epochs AND steps_per_epoch)");
+    MT_CHECK_VALUE(o.epochs > 0, "Expected positive integer epochs, but got ", o.epochs);
+    MT_CHECK_VALUE(o.steps_per_epoch > 0, "Expected positive integer steps_per_epoch, but got ", o.steps_per_epoch);
+    total_steps_ = o.epochs * o.steps_per_epoch;
+  }
+  MT_CHECK_VALUE(o.pct_start >= 0 && o.pct_start <= 1, "Expected float between 0 and 1 pct_start, but got ",
+                 o.pct_start);
+  MT_CHECK_VALUE(o.anneal_strategy == "cos" || o.anneal_strategy == "linear",
+                 "anneal_strategy must be one of 'cos' or 'linear', instead got ", o.anneal_strategy);
+  MT_CHECK_VALUE(!o.cycle_momentum || optimizer.momentum(),
+                 "optimizer must support momentum or beta1 with `cycle_momentum` option enabled");
+  const double initial_lr = max_lr / o.div_factor, min_lr = initial_lr / o.final_div_factor;
+  const double warm_end = o.pct_start * static_cast<double>(total_steps_) - 1, last = total_steps_ - 1.0;
+  const double lo = o.base_momentum, hi = o.max_momentum;
+  if (o.three_phase)
+    phases_ = {{warm_end, initial_lr, max_lr, hi, lo},
+               {2 * o.pct_start * static_cast<double>(total_steps_) - 2, max_lr, initial_lr, lo, hi},
+               {last, initial_lr, min_lr, hi, hi}};
+  else
+    phases_ = {{warm_end, initial_lr, max_lr, hi, lo}, {last, max_lr, min_lr, lo, hi}};
+  double start = 0;
+  for (const Phase& p : phases_) {
+    // PyTorch divides by zero there (a ZeroDivisionError at construction).
+    MT_CHECK_VALUE(p.end_step != start, "OneCycleLR: a phase of the schedule ends at step ", p.end_step,
+                   " where it starts; change pct_start or total_steps");
+    start = p.end_step;
+  }
+  optimizer_.initial_lr = base_lr_ = initial_lr;
+  if (o.cycle_momentum) optimizer_.set_momentum(hi);
+  initial_step();
+}
+
+std::pair<const OneCycleLR::Phase*, double> OneCycleLR::phase_at(int64_t step) const {
+  double start = 0;
+  for (size_t i = 0; i < phases_.size(); ++i) {
+    const Phase& p = phases_[i];
+    if (static_cast<double>(step) <= p.end_step || i + 1 == phases_.size())
+      return {&p, (static_cast<double>(step) - start) / (p.end_step - start)};
+    start = p.end_step;
+  }
+  return {nullptr, 0};  // unreachable: the last phase takes every step
+}
+
+double OneCycleLR::anneal(double start, double end, double pct) const {
+  if (options_.anneal_strategy == "linear") return (end - start) * pct + start;
+  return end + (start - end) / 2 * (std::cos(std::numbers::pi * pct) + 1);
+}
+
+double OneCycleLR::lr_at(int64_t step) const {
+  const auto [phase, pct] = phase_at(step);
+  return anneal(phase->start_lr, phase->end_lr, pct);
+}
+
+double OneCycleLR::momentum_at(int64_t step) const {
+  const auto [phase, pct] = phase_at(step);
+  return anneal(phase->start_momentum, phase->end_momentum, pct);
+}
+
+void OneCycleLR::step() {
+  const int64_t next = last_epoch() + 1;
+  MT_CHECK_VALUE(next <= total_steps_, "Tried to step ", next, " times. The specified number of total steps is ",
+                 total_steps_);
+  LRScheduler::step();
+  if (options_.cycle_momentum) optimizer_.set_momentum(momentum_at(next));
+}
+
 }  // namespace mt::optim

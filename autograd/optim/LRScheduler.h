@@ -7,9 +7,11 @@
 //   mt::optim::StepLR schedule(adam, /*step_size=*/30, /*gamma=*/0.1);
 //   for (int epoch = 0; epoch < 90; ++epoch) { train(adam); schedule.step(); }
 //
-// Warmup: SequentialLR(opt, {LinearLR(opt, 0.1, 1, 5), CosineAnnealingLR(opt, 95)}, {5}).
+// Warmup: SequentialLR(opt, {LinearLR(opt, 0.1, 1, 5), CosineAnnealingLR(opt, 95)}, {5}). OneCycleLR is
+// stepped once per batch.
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "autograd/optim/Optimizer.h"
@@ -37,10 +39,10 @@ class LRScheduler {
  protected:
   // Epoch 0: what PyTorch's constructor does (its _initial_step). Subclasses call it last in theirs.
   void initial_step();
-
- private:
   Optimizer& optimizer_;
   double base_lr_;
+
+ private:
   int64_t last_epoch_ = -1;
   double last_lr_ = 0;
 };
@@ -121,6 +123,44 @@ class SequentialLR : public LRScheduler {
  private:
   std::vector<std::unique_ptr<LRScheduler>> schedulers_;
   std::vector<int64_t> milestones_;
+};
+
+// PyTorch's OneCycleLR (Smith & Topin's 1cycle): the learning rate rises from max_lr / div_factor to max_lr
+// over the first pct_start of total_steps, then anneals to max_lr / div_factor / final_div_factor, by
+// cosine or linearly; three_phase comes back to the initial rate first and anneals in a third phase. With
+// cycle_momentum, the optimizer's momentum (Optimizer::momentum) moves the other way between max_momentum and
+// base_momentum. It sets the optimizer's initial_lr to max_lr / div_factor, whatever lr it had.
+struct OneCycleLROptions {
+  int64_t total_steps = 0;  // or epochs * steps_per_epoch
+  int64_t epochs = 0, steps_per_epoch = 0;
+  double pct_start = 0.3;
+  std::string anneal_strategy = "cos";  // or "linear"
+  bool cycle_momentum = true;
+  double base_momentum = 0.85, max_momentum = 0.95;
+  double div_factor = 25, final_div_factor = 1e4;
+  bool three_phase = false;
+};
+
+class OneCycleLR : public LRScheduler {
+ public:
+  OneCycleLR(Optimizer& optimizer, double max_lr, OneCycleLROptions options = {});
+  // Also sets the momentum; stepping past total_steps is an error.
+  void step() override;
+  double lr_at(int64_t step) const override;
+  double momentum_at(int64_t step) const;
+  int64_t total_steps() const { return total_steps_; }
+
+ private:
+  struct Phase {
+    double end_step, start_lr, end_lr, start_momentum, end_momentum;
+  };
+  // The phase `step` falls in and how far into it, as PyTorch's get_lr finds them.
+  std::pair<const Phase*, double> phase_at(int64_t step) const;
+  double anneal(double start, double end, double pct) const;
+
+  OneCycleLROptions options_;
+  int64_t total_steps_;
+  std::vector<Phase> phases_;
 };
 
 }  // namespace mt::optim

@@ -30,6 +30,10 @@ class Optimizer {
   virtual double lr() const = 0;
   virtual void set_lr(double lr) = 0;
   std::optional<double> initial_lr;
+  // The momentum OneCycleLR cycles: SGD's and RMSprop's momentum, Adam's beta1 (PyTorch's group["momentum"]
+  // or group["betas"][0]); none for an optimizer without one.
+  virtual std::optional<double> momentum() const { return std::nullopt; }
+  virtual void set_momentum(double) {}
 
  protected:
   std::vector<Tensor> params_;

@@ -26,6 +26,8 @@ class RMSprop : public Optimizer {
   void step() override;
   double lr() const override { return options_.lr; }
   void set_lr(double lr) override { options_.lr = lr; }
+  std::optional<double> momentum() const override { return options_.momentum; }
+  void set_momentum(double m) override { options_.momentum = m; }
   // Read or change the options between steps; not re-validated.
   RMSpropOptions& options() { return options_; }
 

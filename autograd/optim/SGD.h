@@ -28,6 +28,8 @@ class SGD : public Optimizer {
   void step() override;
   double lr() const override { return options_.lr; }
   void set_lr(double lr) override { options_.lr = lr; }
+  std::optional<double> momentum() const override { return options_.momentum; }
+  void set_momentum(double m) override { options_.momentum = m; }
   // Read or change the options between steps (e.g. a learning-rate schedule); not re-validated.
   SGDOptions& options() { return options_; }
 

@@ -1,5 +1,6 @@
 // Learning-rate schedulers against hand-worked sequences of torch.optim.lr_scheduler's closed forms:
-// StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LambdaLR, LinearLR, and SequentialLR as a warmup;
+// StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LambdaLR, LinearLR, SequentialLR as a warmup, and
+// OneCycleLR (two and three phases, cosine and linear, with the momentum it cycles);
 // the optimizer's learning rate follows (and its steps use it), every scheduler scales the optimizer's
 // initial learning rate, and the constructors' errors.
 #include <gtest/gtest.h>
@@ -91,6 +92,69 @@ TEST(OptimLRScheduler, TheOptimizerStepsWithTheScheduledRate) {
   mt::optim::ExponentialLR exp(sgd, 0.9);
   EXPECT_EQ(exp.base_lr(), 1);
   EXPECT_EQ(sgd.lr(), 1);
+}
+
+// max_lr 1 over 10 steps, pct_start 0.3: up from 1/25 to 1 by step 2 (0.3 * 10 - 1), down to 1/25/1e4 by
+// step 9; the momentum the other way between 0.95 and 0.85.
+TEST(OptimLRScheduler, OneCycleRisesThenAnnealsAndCyclesTheMomentum) {
+  const double initial = 0.04, min = 0.04 / 1e4, c7 = std::cos(std::numbers::pi / 7);
+  mt::optim::SGD sgd(one_param(), {.lr = 123});
+  mt::optim::OneCycleLR cycle(sgd, 1, {.total_steps = 10});
+  EXPECT_EQ(*sgd.initial_lr, initial);
+  EXPECT_EQ(cycle.base_lr(), initial);
+  std::vector<double> momenta;
+  const std::vector<double> lrs = [&] {
+    std::vector<double> v;
+    for (int e = 0; e < 11; ++e) {
+      if (e > 0) cycle.step();
+      v.push_back(sgd.lr());
+      momenta.push_back(*sgd.momentum());
+    }
+    return v;
+  }();
+  expect_near({lrs[0], lrs[1], lrs[2], lrs[3], lrs[9]}, {initial, 0.52, 1, min + (1 - min) / 2 * (c7 + 1), min});
+  EXPECT_NEAR(lrs[10], min + (1 - min) / 2 * (std::cos(8 * std::numbers::pi / 7) + 1), 1e-12);  // as PyTorch
+  expect_near({momenta[0], momenta[1], momenta[2], momenta[9]}, {0.95, 0.9, 0.85, 0.95});
+  EXPECT_TRUE(contains(message_of<mt::ValueError>([&] { cycle.step(); }),
+                       "Tried to step 11 times. The specified number of total steps is 10"));
+
+  // Linear annealing, three phases (back to the initial rate by step 4 = 2 * 0.3 * 10 - 2), Adam's beta1.
+  mt::optim::Adam adam(one_param(), {.lr = 1});
+  mt::optim::OneCycleLR three(adam, 1, {.epochs = 2, .steps_per_epoch = 5, .anneal_strategy = "linear",
+                                        .three_phase = true});
+  std::vector<double> got, betas;
+  for (int e = 0; e < 10; ++e) {
+    if (e > 0) three.step();
+    got.push_back(adam.lr());
+    betas.push_back(adam.options().betas.first);
+  }
+  expect_near({got[0], got[1], got[2], got[3], got[4], got[5], got[9]},
+              {initial, 0.52, 1, 0.52, initial, initial + (min - initial) / 5, min});
+  expect_near({betas[0], betas[2], betas[3], betas[4], betas[7]}, {0.95, 0.85, 0.9, 0.95, 0.95});
+}
+
+TEST(OptimLRScheduler, OneCycleErrors) {
+  mt::optim::SGD sgd(one_param(), {.lr = 1});
+  EXPECT_TRUE(contains(message_of<mt::ValueError>([&] { mt::optim::OneCycleLR(sgd, 1); }),
+                       "You must define either total_steps OR (epochs AND steps_per_epoch)"));
+  EXPECT_TRUE(contains(message_of<mt::ValueError>([&] { mt::optim::OneCycleLR(sgd, 1, {.total_steps = -3}); }),
+                       "Expected positive integer total_steps, but got -3"));
+  EXPECT_TRUE(contains(message_of<mt::ValueError>([&] { mt::optim::OneCycleLR(sgd, 1, {.epochs = 2}); }),
+                       "Expected positive integer steps_per_epoch, but got 0"));
+  EXPECT_TRUE(contains(
+      message_of<mt::ValueError>([&] { mt::optim::OneCycleLR(sgd, 1, {.total_steps = 10, .pct_start = 1.5}); }),
+      "Expected float between 0 and 1 pct_start, but got 1.5"));
+  EXPECT_TRUE(contains(message_of<mt::ValueError>(
+                           [&] { mt::optim::OneCycleLR(sgd, 1, {.total_steps = 10, .anneal_strategy = "exp"}); }),
+                       "anneal_strategy must be one of 'cos' or 'linear', instead got exp"));
+  EXPECT_TRUE(contains(
+      message_of<mt::ValueError>([&] { mt::optim::OneCycleLR(sgd, 1, {.total_steps = 10, .pct_start = 0.1}); }),
+      "OneCycleLR: a phase of the schedule ends at step 0 where it starts"));
+  mt::optim::Adagrad adagrad(one_param(), {.lr = 1});
+  EXPECT_TRUE(contains(message_of<mt::ValueError>([&] { mt::optim::OneCycleLR(adagrad, 1, {.total_steps = 10}); }),
+                       "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"));
+  mt::optim::OneCycleLR no_momentum(adagrad, 1, {.total_steps = 10, .cycle_momentum = false});
+  EXPECT_NEAR(adagrad.lr(), 0.04, 1e-12);
 }
 
 TEST(OptimLRScheduler, Errors) {
