@@ -20,7 +20,22 @@ Adagrad::Adagrad(std::vector<Tensor> params, AdagradOptions options)
   MT_CHECK_VALUE(options.eps >= 0, "Invalid epsilon value: ", options.eps);
 }
 
-// All in place on the parameter and its state; the first step allocates the state, later ones nothing.
+void Adagrad::visit_options(StateVisitor& v) {
+  v.option("lr", options_.lr);
+  v.option("lr_decay", options_.lr_decay);
+  v.option("weight_decay", options_.weight_decay);
+  v.option("initial_accumulator_value", options_.initial_accumulator_value);
+  v.option("eps", options_.eps);
+}
+
+void Adagrad::visit_state(size_t param, StateVisitor& v) {
+  ParamState& s = state_[param];
+  v.count("step", s.step);
+  v.buffer("sum", s.sum);
+}
+
+// All in place on the parameter and its state; the first step allocates the state (or what a loaded state
+// dict left out), later ones nothing.
 void Adagrad::step() {
   NoGradGuard no_grad;
   const auto& o = options_;
@@ -29,8 +44,8 @@ void Adagrad::step() {
     const Tensor& grad = p.grad();
     if (!grad.defined()) continue;
     ParamState& s = state_[i];
-    if (s.step == 0) {
-      s.sum = mt::full_like(p, o.initial_accumulator_value);
+    if (!s.denom.defined()) {
+      if (!s.sum.defined()) s.sum = mt::full_like(p, o.initial_accumulator_value);
       s.scratch = mt::empty_like(p);
       s.denom = mt::empty_like(p);
     }

@@ -27,6 +27,10 @@ class Adagrad : public Optimizer {
   // Read or change the options between steps; not re-validated.
   AdagradOptions& options() { return options_; }
 
+ protected:
+  void visit_options(StateVisitor& v) override;
+  void visit_state(size_t param, StateVisitor& v) override;
+
  private:
   struct ParamState {
     int64_t step = 0;

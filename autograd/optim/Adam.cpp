@@ -34,7 +34,25 @@ Adam::Adam(std::vector<Tensor> params, AdamOptions options, bool decoupled_weigh
 AdamW::AdamW(std::vector<Tensor> params, AdamWOptions o)
     : Adam(std::move(params), AdamOptions{o.lr, o.betas, o.eps, o.weight_decay, o.amsgrad}, true) {}
 
-// All in place on the parameter and its state; the first step allocates the state, later ones nothing.
+void Adam::visit_options(StateVisitor& v) {
+  v.option("lr", options_.lr);
+  v.option("betas.0", options_.betas.first);
+  v.option("betas.1", options_.betas.second);
+  v.option("eps", options_.eps);
+  v.option("weight_decay", options_.weight_decay);
+  v.option("amsgrad", options_.amsgrad);
+}
+
+void Adam::visit_state(size_t param, StateVisitor& v) {
+  ParamState& s = state_[param];
+  v.count("step", s.step);
+  v.buffer("exp_avg", s.exp_avg);
+  v.buffer("exp_avg_sq", s.exp_avg_sq);
+  v.buffer("max_exp_avg_sq", s.max_exp_avg_sq);
+}
+
+// All in place on the parameter and its state; the first step allocates the state (or what a loaded state
+// dict left out), later ones nothing.
 // PyTorch's addcmul_/addcdiv_ are composed from an _out op into the scratch tensor and add_.
 void Adam::step() {
   NoGradGuard no_grad;
@@ -45,12 +63,12 @@ void Adam::step() {
     const Tensor& grad = p.grad();
     if (!grad.defined()) continue;
     ParamState& s = state_[i];
-    if (s.step == 0) {
-      s.exp_avg = mt::zeros_like(p);
-      s.exp_avg_sq = mt::zeros_like(p);
-      if (o.amsgrad) s.max_exp_avg_sq = mt::zeros_like(p);
+    if (!s.scratch.defined()) {
+      if (!s.exp_avg.defined()) s.exp_avg = mt::zeros_like(p);
+      if (!s.exp_avg_sq.defined()) s.exp_avg_sq = mt::zeros_like(p);
       s.scratch = mt::empty_like(p);
     }
+    if (o.amsgrad && !s.max_exp_avg_sq.defined()) s.max_exp_avg_sq = mt::zeros_like(p);
     ++s.step;
 
     const Tensor* g = &grad;

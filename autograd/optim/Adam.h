@@ -47,6 +47,8 @@ class Adam : public Optimizer {
 
  protected:
   Adam(std::vector<Tensor> params, AdamOptions options, bool decoupled_weight_decay);
+  void visit_options(StateVisitor& v) override;
+  void visit_state(size_t param, StateVisitor& v) override;
 
  private:
   struct ParamState {

@@ -5,6 +5,7 @@
 #include <numbers>
 #include <utility>
 
+#include "ops/Factories.h"
 #include "tensor/Error.h"
 
 namespace mt::optim {
@@ -12,6 +13,26 @@ namespace mt::optim {
 LRScheduler::LRScheduler(Optimizer& optimizer) : optimizer_(optimizer) {
   if (!optimizer_.initial_lr) optimizer_.initial_lr = optimizer_.lr();
   base_lr_ = *optimizer_.initial_lr;
+}
+
+nn::OrderedDict<Tensor> LRScheduler::state_dict() const {
+  nn::OrderedDict<Tensor> dict;
+  dict.insert("last_epoch", mt::tensor(last_epoch_, TensorOptions(kInt64)));
+  dict.insert("base_lr", mt::tensor(base_lr_, TensorOptions(kFloat64)));
+  dict.insert("last_lr", mt::tensor(last_lr_, TensorOptions(kFloat64)));
+  return dict;
+}
+
+void LRScheduler::load_state_dict(const nn::OrderedDict<Tensor>& dict) {
+  for (const char* key : {"last_epoch", "base_lr", "last_lr"}) {
+    const Tensor* t = dict.find(key);
+    MT_CHECK_VALUE(t && t->numel() == 1, "LRScheduler.load_state_dict: expected one value at key '", key, "'");
+  }
+  MT_CHECK_VALUE(dict.size() == 3, "LRScheduler.load_state_dict: expected the keys last_epoch, base_lr and last_lr, "
+                 "but got ", dict.size(), " keys");
+  last_epoch_ = dict["last_epoch"].item<int64_t>();
+  base_lr_ = dict["base_lr"].item<double>();
+  last_lr_ = dict["last_lr"].item<double>();
 }
 
 void LRScheduler::initial_step() {

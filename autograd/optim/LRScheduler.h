@@ -36,6 +36,12 @@ class LRScheduler {
   // The schedule: the learning rate at `epoch`, from base_lr.
   virtual double lr_at(int64_t epoch) const = 0;
 
+  // "last_epoch", "base_lr" and "last_lr" (0-dim tensors): every schedule here is a closed form in the
+  // epoch, so these are all a resumed one needs. Loading sets the scheduler, not the optimizer's rate
+  // (which the optimizer's own state dict restores), as PyTorch.
+  nn::OrderedDict<Tensor> state_dict() const;
+  void load_state_dict(const nn::OrderedDict<Tensor>& dict);
+
  protected:
   // Epoch 0: what PyTorch's constructor does (its _initial_step). Subclasses call it last in theirs.
   void initial_step();

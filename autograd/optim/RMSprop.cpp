@@ -20,7 +20,24 @@ RMSprop::RMSprop(std::vector<Tensor> params, RMSpropOptions options)
   MT_CHECK_VALUE(options.alpha >= 0, "Invalid alpha value: ", options.alpha);
 }
 
-// All in place on the parameter and its state; the first step allocates the state, later ones nothing.
+void RMSprop::visit_options(StateVisitor& v) {
+  v.option("lr", options_.lr);
+  v.option("alpha", options_.alpha);
+  v.option("eps", options_.eps);
+  v.option("weight_decay", options_.weight_decay);
+  v.option("momentum", options_.momentum);
+  v.option("centered", options_.centered);
+}
+
+void RMSprop::visit_state(size_t param, StateVisitor& v) {
+  ParamState& s = state_[param];
+  v.buffer("square_avg", s.square_avg);
+  v.buffer("grad_avg", s.grad_avg);
+  v.buffer("momentum_buffer", s.momentum_buffer);
+}
+
+// All in place on the parameter and its state; the first step allocates the state (or what a loaded state
+// dict left out), later ones nothing.
 void RMSprop::step() {
   NoGradGuard no_grad;
   const auto& o = options_;
@@ -29,13 +46,13 @@ void RMSprop::step() {
     const Tensor& grad = p.grad();
     if (!grad.defined()) continue;
     ParamState& s = state_[i];
-    if (!s.square_avg.defined()) {
-      s.square_avg = mt::zeros_like(p);
-      if (o.centered) s.grad_avg = mt::zeros_like(p);
-      if (o.momentum > 0) s.momentum_buffer = mt::zeros_like(p);
+    if (!s.denom.defined()) {
+      if (!s.square_avg.defined()) s.square_avg = mt::zeros_like(p);
       s.scratch = mt::empty_like(p);
       s.denom = mt::empty_like(p);
     }
+    if (o.centered && !s.grad_avg.defined()) s.grad_avg = mt::zeros_like(p);
+    if (o.momentum > 0 && !s.momentum_buffer.defined()) s.momentum_buffer = mt::zeros_like(p);
     const Tensor* g = &grad;
     if (o.weight_decay != 0) {
       mt::add_out(s.scratch, grad, p, o.weight_decay);

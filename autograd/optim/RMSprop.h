@@ -31,6 +31,10 @@ class RMSprop : public Optimizer {
   // Read or change the options between steps; not re-validated.
   RMSpropOptions& options() { return options_; }
 
+ protected:
+  void visit_options(StateVisitor& v) override;
+  void visit_state(size_t param, StateVisitor& v) override;
+
  private:
   struct ParamState {
     Tensor square_avg;     // v

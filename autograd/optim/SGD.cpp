@@ -18,6 +18,16 @@ SGD::SGD(std::vector<Tensor> params, SGDOptions options)
                  "Nesterov momentum requires a momentum and zero dampening");
 }
 
+void SGD::visit_options(StateVisitor& v) {
+  v.option("lr", options_.lr);
+  v.option("momentum", options_.momentum);
+  v.option("dampening", options_.dampening);
+  v.option("weight_decay", options_.weight_decay);
+  v.option("nesterov", options_.nesterov);
+}
+
+void SGD::visit_state(size_t param, StateVisitor& v) { v.buffer("momentum_buffer", momentum_buffers_[param]); }
+
 // Every update is an in-place op on the parameter or on per-parameter state, so a step allocates
 // nothing after the first (which creates the momentum buffers and scratch tensors).
 void SGD::step() {

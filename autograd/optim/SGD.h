@@ -33,6 +33,10 @@ class SGD : public Optimizer {
   // Read or change the options between steps (e.g. a learning-rate schedule); not re-validated.
   SGDOptions& options() { return options_; }
 
+ protected:
+  void visit_options(StateVisitor& v) override;
+  void visit_state(size_t param, StateVisitor& v) override;
+
  private:
   SGDOptions options_;
   std::vector<Tensor> momentum_buffers_;  // per parameter; undefined until its first step
