@@ -21,6 +21,7 @@
 #include "dispatch/modes/OpCounter.h"
 #include "ops/Config.h"
 #include "ops/Factories.h"
+#include "ops/RandomState.h"
 #include "ops/TensorOperators.h"
 #include "autograd/Autograd.h"
 #include "autograd/data/DataLoader.h"

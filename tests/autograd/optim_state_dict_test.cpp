@@ -2,7 +2,9 @@
 // a fresh copy of the model, training continues bit for bit (SGD with momentum and Nesterov, Adam with
 // amsgrad, AdamW, RMSprop centered with momentum, Adagrad, and a StepLR schedule); the keys PyTorch's
 // structure flattens to; the loaded options replace the optimizer's; a dict that does not fit is refused
-// and changes nothing.
+// and changes nothing. A generator's state as a tensor (get_rng_state/set_rng_state), and the whole
+// checkpoint: two epochs of training equal one, a save of model, optimizer, scheduler and generator, a load
+// into fresh objects and one more, bit for bit.
 #include <gtest/gtest.h>
 #include <microtorch/framework.h>
 #include <unistd.h>
@@ -14,9 +16,13 @@
 #include <vector>
 
 #include "autograd_test_helpers.h"
+#include "ops/api/cross_entropy_loss.h"
 #include "ops/api/linear.h"
+#include "ops/api/rand.h"
+#include "ops/api/randint.h"
 #include "ops/api/randn.h"
 #include "ops/api/zeros.h"
+#include "ops/infra/Parallel.h"
 
 namespace {
 
@@ -161,6 +167,101 @@ TEST_F(OptimStateDict, ADictThatDoesNotFitIsRefusedAndChangesNothing) {
   mt::optim::StepLR schedule(sgd, 2);
   EXPECT_TRUE(contains(message_of<mt::ValueError>([&] { schedule.load_state_dict(sgd.state_dict()); }),
                        "LRScheduler.load_state_dict: expected one value at key 'last_epoch'"));
+}
+
+TEST(RngState, SettingAStateReplaysTheDrawsOnAnyGenerator) {
+  mt::Generator g(3);
+  g.normal();  // a normal held back by Box-Muller is part of the state
+  const Tensor state = mt::get_rng_state(&g);
+  EXPECT_EQ(state.dtype(), mt::kUInt8);
+  EXPECT_EQ(state.dim(), 1);
+  const std::vector<double> first = values(mt::randn({5}, &g));
+  mt::Generator other(99);
+  mt::set_rng_state(state, &other);
+  EXPECT_EQ(values(mt::randn({5}, &other)), first);
+  mt::set_rng_state(state, &g);
+  EXPECT_EQ(values(mt::randn({5}, &g)), first);
+  // The default generator's, as torch.get_rng_state().
+  mt::manual_seed(4);
+  const Tensor default_state = mt::get_rng_state();
+  const std::vector<double> drawn = values(mt::rand({4}));
+  mt::set_rng_state(default_state);
+  EXPECT_EQ(values(mt::rand({4})), drawn);
+}
+
+TEST(RngState, AnythingElseIsRefusedAndChangesNothing) {
+  mt::Generator g(5);
+  const Tensor before = mt::get_rng_state(&g);
+  EXPECT_EQ(message_of<mt::TypeError>([&] { mt::set_rng_state(mt::zeros({4}), &g); }),
+            "RNG state must be a torch.ByteTensor");
+  Tensor damaged = before.clone();
+  damaged.narrow(0, 0, 2).fill_(65);
+  EXPECT_TRUE(contains(message_of<mt::ValueError>([&] { mt::set_rng_state(damaged, &g); }),
+                       "set_rng_state: the tensor does not hold a generator state that get_rng_state made"));
+  EXPECT_TRUE(contains(message_of<mt::ValueError>([&] { mt::set_rng_state(before.narrow(0, 0, 100), &g); }),
+                       "set_rng_state"));
+  EXPECT_EQ(values(mt::get_rng_state(&g)), values(before));
+}
+
+// A classifier trained from shuffled batches with a learning-rate schedule: two epochs in one run equal one
+// epoch, a checkpoint (model, optimizer, scheduler, the shuffle's generator) written to files, everything
+// made afresh from other seeds and loaded, and the second epoch. One thread, so every sum adds in one order.
+TEST_F(OptimStateDict, ACheckpointResumesTrainingBitForBit) {
+  const int threads = mt::get_num_threads();
+  mt::set_num_threads(1);
+  mt::Generator data_gen(11);
+  const auto dataset = std::make_shared<mt::data::TensorDataset>(mt::randn({96, 6}, &data_gen),
+                                                                 mt::randint(0, 3, {96}, &data_gen));
+  struct Run {
+    explicit Run(uint64_t seed, const std::shared_ptr<mt::data::TensorDataset>& data)
+        : init(seed),
+          shuffle(seed + 1),
+          model(std::make_shared<mt::nn::Sequential>(std::make_shared<mt::nn::Linear>(6, 8, true, &init),
+                                                     std::make_shared<mt::nn::ReLU>(),
+                                                     std::make_shared<mt::nn::Linear>(8, 3, true, &init))),
+          adam(model->parameters(), {.lr = 0.02}),
+          schedule(adam, 1, 0.5),
+          loader(data, {.batch_size = 16, .shuffle = true, .generator = &shuffle}) {}
+    void epoch() {
+      for (const mt::data::Example& batch : loader) {
+        adam.zero_grad();
+        mt::cross_entropy_loss(model->forward(batch.data), batch.target).backward();
+        adam.step();
+      }
+      schedule.step();
+    }
+    mt::Generator init, shuffle;
+    std::shared_ptr<mt::nn::Sequential> model;
+    mt::optim::Adam adam;
+    mt::optim::StepLR schedule;
+    mt::data::DataLoader loader;
+  };
+  Run straight(1, dataset);
+  straight.epoch();
+  straight.epoch();
+
+  Run first(1, dataset);
+  first.epoch();
+  mt::nn::save(first.model, path_ + ".model");
+  mt::nn::save(first.adam.state_dict(), path_ + ".adam");
+  mt::nn::save(first.schedule.state_dict(), path_ + ".schedule");
+  mt::nn::OrderedDict<Tensor> rng;
+  rng.insert("shuffle", mt::get_rng_state(&first.shuffle));
+  mt::nn::save(rng, path_ + ".rng");
+
+  Run resumed(42, dataset);
+  mt::nn::load(resumed.model, path_ + ".model");
+  resumed.adam.load_state_dict(mt::nn::load(path_ + ".adam"));
+  resumed.schedule.load_state_dict(mt::nn::load(path_ + ".schedule"));
+  mt::set_rng_state(mt::nn::load(path_ + ".rng")["shuffle"], &resumed.shuffle);
+  resumed.epoch();
+  for (const char* file : {".model", ".adam", ".schedule", ".rng"}) std::filesystem::remove(path_ + file);
+
+  const auto want = straight.model->named_parameters(), got = resumed.model->named_parameters();
+  ASSERT_EQ(got.size(), want.size());
+  for (const auto& [name, p] : want) EXPECT_EQ(values(got[name]), values(p)) << name;
+  EXPECT_EQ(resumed.adam.lr(), straight.adam.lr());
+  mt::set_num_threads(threads);
 }
 
 }  // namespace
