@@ -216,11 +216,12 @@ Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
   return reduce(logsumexp_stub, self, make_dim_mask(dim, self.dim()), keepdim, dtype);
 }
 
-// all and any read every dtype as truth values and give bool.
+// all and any read every dtype as truth values and give bool, except for uint8 inputs, which give uint8
+// 0 or 1 (PyTorch keeps that from the days before bool tensors).
 Tensor logical_reduce(DispatchStub<ReduceFn>& stub, const Tensor& self, DimMask mask, bool keepdim) {
   Tensor out = new_output(self, mask, keepdim, kBool);
   stub(self.device().type(), out, self, mask);
-  return out;
+  return self.dtype() == kUInt8 ? out.to(kUInt8) : out;
 }
 Tensor all_all(const Tensor& self) { return logical_reduce(all_stub, self, make_dim_mask(std::nullopt, self.dim()), false); }
 Tensor all_dim(const Tensor& self, int64_t dim, bool keepdim) {

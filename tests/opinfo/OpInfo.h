@@ -88,7 +88,8 @@ struct ReductionOpInfo {
   // What an empty slice reduces to (sum's 0, mean's NaN), or nullopt where that is an error (amax's).
   std::optional<double> empty = std::nullopt;
   // Integer and bool inputs: widened to int64 (sum, prod), kept (amax), to the default float
-  // (logsumexp), or refused (mean, var). A bool result (all, any) is the `bool_result` rows' for every dtype.
+  // (logsumexp), or refused (mean, var). A bool result (all, any) is the `bool_result` rows' for every
+  // dtype but uint8, which keeps uint8.
   Integers integers = Integers::refused;
   bool bool_result = false;
   bool differentiable = true;

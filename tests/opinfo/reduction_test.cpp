@@ -44,7 +44,7 @@ std::vector<DimList> dim_lists(const ReductionOpInfo& row) {
 
 // The dtype the row's result has for an input of `dtype`.
 ScalarType result_dtype(const ReductionOpInfo& row, ScalarType dtype) {
-  if (row.bool_result) return mt::kBool;
+  if (row.bool_result) return dtype == mt::kUInt8 ? mt::kUInt8 : mt::kBool;
   if (mt::is_floating_point(dtype)) return dtype;
   return row.integers == Integers::to_int64 ? mt::kInt64 : row.integers == Integers::to_float ? kFloat32 : dtype;
 }
