@@ -26,22 +26,47 @@ std::vector<int64_t> expand_param(IntArrayRef v, const char* name, size_t n) {
   return v.size() == 1 ? std::vector<int64_t>(n, v[0]) : v.vec();
 }
 
+// The 2-D geometry of a convolution, each argument expanded to one value per dim.
+struct Geometry2d {
+  std::vector<int64_t> stride, padding, dilation;
+};
+
+// What conv2d and conv_transpose2d check alike, first: the input's and weight's ranks, groups, and each
+// dim's stride, padding and dilation (PyTorch's checks, shared by both directions there too).
+Geometry2d checked_geometry(const char* op, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                            IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  Geometry2d g{expand_param(stride, "stride", 2), expand_param(padding, "padding", 2),
+               expand_param(dilation, "dilation", 2)};
+  MT_CHECK(input.dim() == 3 || input.dim() == 4, "Expected 3D (unbatched) or 4D (batched) input to ", op,
+           ", but got input of size: ", input.sizes());
+  MT_CHECK(weight.dim() == 4, "weight should have at least three dimensions");
+  MT_CHECK(groups > 0, "non-positive groups is not supported");
+  for (size_t d = 0; d < 2; ++d) {
+    MT_CHECK(g.stride[d] > 0, "non-positive stride is not supported");
+    MT_CHECK(g.padding[d] >= 0, "negative padding is not supported");
+    MT_CHECK(g.dilation[d] > 0, "dilation should be greater than zero");
+  }
+  return g;
+}
+
+// ... and last, after their own channel checks: a bias of out_channels, and the input's dtype the weight's.
+// PyTorch's bias message names a transposed convolution.
+void check_bias_and_type(const Tensor& x, const Tensor& weight, const std::optional<Tensor>& bias,
+                         int64_t out_channels, bool transposed) {
+  if (bias && bias->defined())
+    MT_CHECK(bias->dim() == 1 && bias->size(0) == out_channels, "Given ", transposed ? "transposed=1, " : "",
+             "weight of size ", weight.sizes(), ", expected bias to be 1-dimensional with ", out_channels,
+             " elements, but got bias of size ", bias->sizes(), " instead");
+  MT_CHECK(x.dtype() == weight.dtype(), "Input type (", x.dtype(), ") and weight type (", weight.dtype(),
+           ") should be the same");
+}
+
 // The kernels are named apart from the generated mt::conv2d and friends, which argument-dependent lookup
 // would otherwise find beside them.
 Tensor convolution2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
                      IntArrayRef stride_arg, IntArrayRef padding_arg, IntArrayRef dilation_arg, int64_t groups) {
-  const std::vector<int64_t> stride = expand_param(stride_arg, "stride", 2),
-                             padding = expand_param(padding_arg, "padding", 2),
-                             dilation = expand_param(dilation_arg, "dilation", 2);
-  MT_CHECK(input.dim() == 3 || input.dim() == 4, "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
-           "input of size: ", input.sizes());
-  MT_CHECK(weight.dim() == 4, "weight should have at least three dimensions");
-  MT_CHECK(groups > 0, "non-positive groups is not supported");
-  for (size_t d = 0; d < 2; ++d) {
-    MT_CHECK(stride[d] > 0, "non-positive stride is not supported");
-    MT_CHECK(padding[d] >= 0, "negative padding is not supported");
-    MT_CHECK(dilation[d] > 0, "dilation should be greater than zero");
-  }
+  const auto [stride, padding, dilation] =
+      checked_geometry("conv2d", input, weight, stride_arg, padding_arg, dilation_arg, groups);
   const bool batched = input.dim() == 4;
   const Tensor x = batched ? input : input.unsqueeze(0);
   const int64_t n = x.size(0), channels = x.size(1), out_channels = weight.size(0);
@@ -51,13 +76,7 @@ Tensor convolution2d(const Tensor& input, const Tensor& weight, const std::optio
   MT_CHECK(channels == weight.size(1) * groups, "Given groups=", groups, ", weight of size ", weight.sizes(),
            ", expected input", input.sizes(), " to have ", weight.size(1) * groups, " channels, but got ", channels,
            " channels instead");
-  const bool has_bias = bias && bias->defined();
-  if (has_bias)
-    MT_CHECK(bias->dim() == 1 && bias->size(0) == out_channels, "Given weight of size ", weight.sizes(),
-             ", expected bias to be 1-dimensional with ", out_channels, " elements, but got bias of size ",
-             bias->sizes(), " instead");
-  MT_CHECK(x.dtype() == weight.dtype(), "Input type (", x.dtype(), ") and weight type (", weight.dtype(),
-           ") should be the same");
+  check_bias_and_type(x, weight, bias, out_channels, /*transposed=*/false);
   const int64_t kh = weight.size(2), kw = weight.size(3);
   const Tensor cols = mt::im2col(x, {kh, kw}, dilation, padding, stride);  // [N, C*kh*kw, L]
   const int64_t blocks = cols.size(2);
@@ -67,7 +86,7 @@ Tensor convolution2d(const Tensor& input, const Tensor& weight, const std::optio
   Tensor out = mt::matmul(w, cols.view({n, groups, taps, blocks})).reshape({n, out_channels, blocks});
   const int64_t out_h = (x.size(2) + 2 * padding[0] - dilation[0] * (kh - 1) - 1) / stride[0] + 1;
   out = out.view({n, out_channels, out_h, blocks / out_h});
-  if (has_bias) out = mt::add(out, bias->view({1, out_channels, 1, 1}));
+  if (bias && bias->defined()) out = mt::add(out, bias->view({1, out_channels, 1, 1}));
   return batched ? out : out.squeeze(0);
 }
 
@@ -131,19 +150,11 @@ Tensor convolution1d_padding(const Tensor& input, const Tensor& weight, const st
 Tensor convolution_transpose2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
                                IntArrayRef stride_arg, IntArrayRef padding_arg, IntArrayRef output_padding_arg,
                                int64_t groups, IntArrayRef dilation_arg) {
-  const std::vector<int64_t> stride = expand_param(stride_arg, "stride", 2),
-                             padding = expand_param(padding_arg, "padding", 2),
-                             output_padding = expand_param(output_padding_arg, "output_padding", 2),
-                             dilation = expand_param(dilation_arg, "dilation", 2);
-  MT_CHECK(input.dim() == 3 || input.dim() == 4, "Expected 3D (unbatched) or 4D (batched) input to "
-           "conv_transpose2d, but got input of size: ", input.sizes());
-  MT_CHECK(weight.dim() == 4, "weight should have at least three dimensions");
-  MT_CHECK(groups > 0, "non-positive groups is not supported");
+  const auto [stride, padding, dilation] =
+      checked_geometry("conv_transpose2d", input, weight, stride_arg, padding_arg, dilation_arg, groups);
+  const std::vector<int64_t> output_padding = expand_param(output_padding_arg, "output_padding", 2);
   for (size_t d = 0; d < 2; ++d) {
-    MT_CHECK(stride[d] > 0, "non-positive stride is not supported");
-    MT_CHECK(padding[d] >= 0, "negative padding is not supported");
     MT_CHECK(output_padding[d] >= 0, "negative output_padding is not supported");
-    MT_CHECK(dilation[d] > 0, "dilation should be greater than zero");
     MT_CHECK(output_padding[d] < stride[d] || output_padding[d] < dilation[d],
              "output padding must be smaller than either stride or dilation, but got output_padding_height: ",
              output_padding[0], " output_padding_width: ", output_padding[1], " stride_height: ", stride[0],
@@ -159,13 +170,7 @@ Tensor convolution_transpose2d(const Tensor& input, const Tensor& weight, const 
   MT_CHECK(channels == weight.size(0), "Given transposed=1, weight of size ", weight.sizes(), ", expected input",
            input.sizes(), " to have ", weight.size(0), " channels, but got ", channels, " channels instead");
   const int64_t out_channels = weight.size(1) * groups;
-  const bool has_bias = bias && bias->defined();
-  if (has_bias)
-    MT_CHECK(bias->dim() == 1 && bias->size(0) == out_channels, "Given transposed=1, weight of size ",
-             weight.sizes(), ", expected bias to be 1-dimensional with ", out_channels,
-             " elements, but got bias of size ", bias->sizes(), " instead");
-  MT_CHECK(x.dtype() == weight.dtype(), "Input type (", x.dtype(), ") and weight type (", weight.dtype(),
-           ") should be the same");
+  check_bias_and_type(x, weight, bias, out_channels, /*transposed=*/true);
   const int64_t kh = weight.size(2), kw = weight.size(3);
   std::vector<int64_t> reach(2), out_size(2);  // the image the taps reach, and the output's size
   for (size_t d = 0; d < 2; ++d) {
@@ -187,7 +192,7 @@ Tensor convolution_transpose2d(const Tensor& input, const Tensor& weight, const 
     zeros_after[3 - 2 * d] = out_size[d] - kept;
   }
   if (zeros_after[1] > 0 || zeros_after[3] > 0) out = mt::pad(out, zeros_after);
-  if (has_bias) out = mt::add(out, bias->view({1, out_channels, 1, 1}));
+  if (bias && bias->defined()) out = mt::add(out, bias->view({1, out_channels, 1, 1}));
   return batched ? out : out.squeeze(0);
 }
 
