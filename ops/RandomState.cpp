@@ -1,7 +1,6 @@
 #include "ops/RandomState.h"
 
 #include <bit>
-#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
