@@ -8,6 +8,7 @@
 #include "ops/api/bmm.h"
 #include "ops/api/dot.h"
 #include "ops/api/mm.h"
+#include "ops/Views.h"
 
 namespace mt {
 
@@ -134,7 +135,7 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
   check_same_device({&self, &mat1, &mat2});
   check_addmm(self, mat1, mat2);
   const int64_t sizes[] = {mat1.size(0), mat2.size(1)};
-  const Tensor expanded = self.expand(sizes);
+  const Tensor expanded = expand_view(self, sizes);
   Tensor out = new_result(sizes, self);
   run_gemm(out, sizes, expanded, mat1, mat2, beta, alpha);
   return out;
@@ -155,7 +156,7 @@ Tensor& addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2, co
   check_same_device({&self, &mat1, &mat2, &out});
   check_addmm(self, mat1, mat2);
   const int64_t sizes[] = {mat1.size(0), mat2.size(1)};
-  const Tensor expanded = self.expand(sizes);
+  const Tensor expanded = expand_view(self, sizes);
   check_linalg_out(out, sizes, self.dtype(), "addmm");
   run_gemm(out, sizes, expanded, mat1, mat2, beta, alpha);
   return out;

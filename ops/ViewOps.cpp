@@ -167,6 +167,36 @@ Tensor narrow_view(const Tensor& self, int64_t dim, int64_t start, int64_t lengt
   return make_view(self, sizes, self.strides(), self.storage_offset() + start * self.stride(dim));
 }
 
+Tensor expand_view(const Tensor& self, IntArrayRef size) {
+  const int64_t n = static_cast<int64_t>(size.size()), old = self.dim();
+  MT_CHECK(n >= old, "expand(", self.toString(), ", size=", size, "): the number of sizes provided (", n,
+           ") must be greater or equal to the number of dimensions in the tensor (", old, ")");
+  DimVector sizes, strides;
+  sizes.resize(n);
+  strides.resize(n);
+  for (int64_t i = n - 1; i >= 0; --i) {
+    const int64_t d = i - (n - old);  // the matching dim of self, or < 0 for a new leading dim
+    int64_t extent = d >= 0 ? self.size(d) : 1;
+    // A new leading dim of size 1 steps over everything inside it (0 when nothing is inside).
+    int64_t stride = d >= 0 ? self.stride(d) : (i + 1 < n ? sizes[i + 1] * strides[i + 1] : 0);
+    int64_t target = size[i];
+    if (target == -1) {
+      MT_CHECK(d >= 0, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension ", i);
+      target = extent;
+    }
+    if (target != extent) {
+      MT_CHECK(extent == 1, "The expanded size of the tensor (", target, ") must match the existing size (", extent,
+               ") at non-singleton dimension ", i, ".  Target sizes: ", size, ".  Tensor sizes: ", self.sizes());
+      MT_CHECK(target >= 0, "Trying to create tensor with negative dimension ", target, ": ", size);
+      extent = target;
+      stride = 0;
+    }
+    sizes[i] = extent;
+    strides[i] = stride;
+  }
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
 namespace {
 
 Tensor view(const Tensor& self, IntArrayRef size) {
@@ -270,33 +300,7 @@ Tensor permute(const Tensor& self, IntArrayRef dims) {
 }
 
 Tensor expand(const Tensor& self, IntArrayRef size, bool /*implicit: only tells autograd it was broadcasting*/) {
-  const int64_t n = static_cast<int64_t>(size.size()), old = self.dim();
-  MT_CHECK(n >= old, "expand(", self.toString(), ", size=", size, "): the number of sizes provided (", n,
-           ") must be greater or equal to the number of dimensions in the tensor (", old, ")");
-  DimVector sizes, strides;
-  sizes.resize(n);
-  strides.resize(n);
-  for (int64_t i = n - 1; i >= 0; --i) {
-    const int64_t d = i - (n - old);  // the matching dim of self, or < 0 for a new leading dim
-    int64_t extent = d >= 0 ? self.size(d) : 1;
-    // A new leading dim of size 1 steps over everything inside it (0 when nothing is inside).
-    int64_t stride = d >= 0 ? self.stride(d) : (i + 1 < n ? sizes[i + 1] * strides[i + 1] : 0);
-    int64_t target = size[i];
-    if (target == -1) {
-      MT_CHECK(d >= 0, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension ", i);
-      target = extent;
-    }
-    if (target != extent) {
-      MT_CHECK(extent == 1, "The expanded size of the tensor (", target, ") must match the existing size (", extent,
-               ") at non-singleton dimension ", i, ".  Target sizes: ", size, ".  Tensor sizes: ", self.sizes());
-      MT_CHECK(target >= 0, "Trying to create tensor with negative dimension ", target, ": ", size);
-      extent = target;
-      stride = 0;
-    }
-    sizes[i] = extent;
-    strides[i] = stride;
-  }
-  return make_view(self, sizes, strides, self.storage_offset());
+  return expand_view(self, size);
 }
 
 Tensor select(const Tensor& self, int64_t dim, int64_t index) {

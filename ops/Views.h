@@ -48,6 +48,10 @@ DimVector dense_strides_like(IntArrayRef sizes, IntArrayRef strides);
 // transposed).
 DimVector preserve_format_strides(const TensorBase& self);
 
+// self.expand(size) (with its errors), made here rather than through the dispatcher: for a kernel's own use
+// (addmm's broadcast bias), where the view stays out of autograd's sight.
+Tensor expand_view(const Tensor& self, IntArrayRef size);
+
 // The view self[..., start:start+length:1, ...] along an already wrapped dim.
 Tensor narrow_view(const Tensor& self, int64_t dim, int64_t start, int64_t length);
 

@@ -310,6 +310,24 @@ struct Gemm {
     return {out.col_block(begin, n), self.col_block(begin, n), a, b.col_block(begin, n), use_self, beta, alpha};
   }
 
+  // out = self, along out's longer side inside (a batch-1 layer's output is one row of a few hundred
+  // columns). Eigen's assignment from a map with two run-time strides went column by column: 128 loops
+  // of one element for a batch-1 linear layer's broadcast bias.
+  void copy_self(int64_t ld) const {
+    const bool along_rows = out.cols > out.rows;
+    const int64_t lines = along_rows ? out.rows : out.cols, length = along_rows ? out.cols : out.rows;
+    const int64_t out_line = along_rows ? 1 : ld, out_step = along_rows ? ld : 1;
+    const int64_t self_line = along_rows ? self.row_stride : self.col_stride;
+    const int64_t self_step = along_rows ? self.col_stride : self.row_stride;
+    for (int64_t l = 0; l < lines; ++l) {
+      T* to = out.data + l * out_line;
+      const T* from = self.data + l * self_line;
+      if (out_step == 1 && self_step == 1) std::copy_n(from, length, to);
+      else
+        for (int64_t i = 0; i < length; ++i) to[i * out_step] = from[i * self_step];
+    }
+  }
+
   void run() const {
     if (out.rows == 0 || out.cols == 0) return;
     const int64_t ld = out.col_major_ld();
@@ -342,7 +360,7 @@ struct Gemm {
 #ifdef MT_WITH_DNNL
         if constexpr (std::is_same_v<T, float>) {
           if (on_engine<T>(GemmEngine::kOneDNN)) {
-            if (use_self && !in_place) c = self.any_map();
+            if (use_self && !in_place) copy_self(ld);
             return dnnl_gemm(out.data, ld, a, b, alpha, use_self ? beta : M(0));
           }
         }
@@ -350,7 +368,7 @@ struct Gemm {
 #ifdef MT_WITH_BLAS
         if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
           if (on_engine<T>(GemmEngine::kOpenBLAS) && fits_blas(out) && fits_blas(a) && fits_blas(b)) {
-            if (use_self && !in_place) c = self.any_map();
+            if (use_self && !in_place) copy_self(ld);
             return blas_gemm(out.data, ld, a, b, alpha, use_self ? beta : M(0), blas_threads);
           }
         }

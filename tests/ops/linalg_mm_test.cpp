@@ -255,6 +255,23 @@ TEST(LinalgAddmm, BetaAlphaAndBroadcastSelfForEveryDtype) {
   }
 }
 
+// A batch-1 linear layer's product is one row (and its transpose one column); the broadcast self is
+// copied into the result along its long side, from a stepped self as from a contiguous one.
+TEST(LinalgAddmm, OneRowAndOneColumnProductsWithABroadcastStridedSelf) {
+  for (ScalarType dt : {kFloat32, kFloat64}) {
+    const Tensor bias = strided_view(random_tensor({14}, dt, 500), {7}, {2});
+    const Tensor row = random_tensor({1, 3}, dt, 501), b = random_tensor({3, 7}, dt, 502);
+    expect_values_near(mt::addmm(bias, row, b, 0.5, 2),
+                       naive_addmm(row, b, 2, [&](int64_t, int64_t j) { return element(bias, j); }, 0.5),
+                       tolerance(dt));
+    const Tensor column_bias = strided_view(random_tensor({21}, dt, 503), {7, 1}, {3, 1});
+    const Tensor a = random_tensor({7, 3}, dt, 504), column = random_tensor({3, 1}, dt, 505);
+    expect_values_near(mt::addmm(column_bias, a, column),
+                       naive_addmm(a, column, 1, [&](int64_t i, int64_t) { return element(column_bias, i); }, 1),
+                       tolerance(dt));
+  }
+}
+
 TEST(LinalgAddmm, BetaZeroIgnoresNanInSelfAndAlphaZeroIgnoresTheProduct) {
   const Tensor nan_self = mt::full({2, 5}, std::nan(""));
   const Tensor a = mt::ones({2, 3}), b = mt::ones({3, 5});
