@@ -186,6 +186,14 @@ MT_HOST_DEVICE T min_nan(T a, T b) {
   return b < a ? b : a;
 }
 
+// sin(pi x) / (pi x), 1 at 0, as PyTorch computes it (pi x rounded in M).
+template <typename M>
+MT_HOST_DEVICE M sinc(M x) {
+  if (x == M(0)) return M(1);
+  const M product = static_cast<M>(3.14159265358979323846) * x;
+  return std::sin(product) / product;
+}
+
 // erf^-1(y), computed in double whatever M is: Giles' single-precision approximation ("Approximating the
 // erfinv function", 2010), then two Newton steps. From |y| = 0.5 on, a step measures erf(x) - |y| as
 // (1 - |y|) - erfc(x), both sides exact enough, so the tails (down to 1 - |y| = 1e-300) keep full

@@ -36,8 +36,10 @@
 #include "ops/api/sign_ops.h"
 #include "ops/api/silu_ops.h"
 #include "ops/api/sin_ops.h"
+#include "ops/api/sinc_ops.h"
 #include "ops/api/sinh_ops.h"
 #include "ops/api/sqrt_ops.h"
+#include "ops/api/tan_ops.h"
 #include "ops/api/tanh_ops.h"
 #include "ops/api/threshold_backward.h"
 #include "ops/api/trunc_ops.h"
@@ -69,6 +71,7 @@ Tensor& unary_(const char* name, Derivative derivative, DispatchKeySet ks, Tenso
 }
 
 constexpr double kLn2 = 0.6931471805599453, kLn10 = 2.302585092994046, kTwoOverSqrtPi = 1.1283791670955126;
+constexpr double kPi = 3.141592653589793;
 
 // Phi, the standard normal CDF, as gelu(x) / x. At 0 it is its Taylor polynomial
 // 1/2 + phi(0) (x - x^3 / 6), so that its derivatives there (a Hessian of gelu) are right to the third.
@@ -126,6 +129,9 @@ MT_UNARY_FORMULA(cosh, "CoshBackward0", x.sinh())
 MT_UNARY_FORMULA(asin, "AsinBackward0", (-(x * x) + 1).rsqrt())
 MT_UNARY_FORMULA(acos, "AcosBackward0", -(-(x * x) + 1).rsqrt())
 MT_UNARY_FORMULA(atan, "AtanBackward0", (x * x + 1).reciprocal())
+MT_UNARY_FORMULA(tan, "TanBackward0", [&] { const Tensor t = x.tan(); return t * t + 1; }())
+// sinc'(x) = (cos(pi x) - sinc(x)) / x, and 0 at 0, as PyTorch (whose second derivative at 0 is NaN too).
+MT_UNARY_FORMULA(sinc, "SincBackward0", (((x * kPi).cos() - x.sinc()) / x).masked_fill(x == 0, 0))
 MT_UNARY_FORMULA(asinh, "AsinhBackward0", (x * x + 1).rsqrt())
 MT_UNARY_FORMULA(acosh, "AcoshBackward0", (x * x - 1).rsqrt())
 MT_UNARY_FORMULA(atanh, "AtanhBackward0", (-(x * x) + 1).reciprocal())

@@ -138,6 +138,12 @@ void sinh_kernel(TensorIterator& iter) {
 void cosh_kernel(TensorIterator& iter) {
   libm_kernel(iter, "cosh", [](auto x) { return std::cosh(x); });
 }
+void tan_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "tan", [](auto x) { return std::tan(x); });
+}
+void sinc_kernel(TensorIterator& iter) {
+  libm_kernel(iter, "sinc", [](auto x) { return sinc(x); });
+}
 void asin_kernel(TensorIterator& iter) {
   libm_kernel(iter, "asin", [](auto x) { return std::asin(x); });
 }
@@ -230,6 +236,8 @@ MT_REGISTER_STUB(log2_stub, kCPU, log2_kernel);
 MT_REGISTER_STUB(log10_stub, kCPU, log10_kernel);
 MT_REGISTER_STUB(sinh_stub, kCPU, sinh_kernel);
 MT_REGISTER_STUB(cosh_stub, kCPU, cosh_kernel);
+MT_REGISTER_STUB(tan_stub, kCPU, tan_kernel);
+MT_REGISTER_STUB(sinc_stub, kCPU, sinc_kernel);
 MT_REGISTER_STUB(asin_stub, kCPU, asin_kernel);
 MT_REGISTER_STUB(acos_stub, kCPU, acos_kernel);
 MT_REGISTER_STUB(atan_stub, kCPU, atan_kernel);

@@ -98,6 +98,14 @@ struct CoshOp {
   __device__ M operator()(M x) const { return std::cosh(x); }
 };
 template <typename M>
+struct TanOp {
+  __device__ M operator()(M x) const { return std::tan(x); }
+};
+template <typename M>
+struct SincOp {
+  __device__ M operator()(M x) const { return sinc(x); }
+};
+template <typename M>
 struct AsinOp {
   __device__ M operator()(M x) const { return std::asin(x); }
 };
@@ -215,6 +223,8 @@ void log2_kernel(TensorIterator& iter) { floating_kernel<Log2Op>(iter, "log2"); 
 void log10_kernel(TensorIterator& iter) { floating_kernel<Log10Op>(iter, "log10"); }
 void sinh_kernel(TensorIterator& iter) { floating_kernel<SinhOp>(iter, "sinh"); }
 void cosh_kernel(TensorIterator& iter) { floating_kernel<CoshOp>(iter, "cosh"); }
+void tan_kernel(TensorIterator& iter) { floating_kernel<TanOp>(iter, "tan"); }
+void sinc_kernel(TensorIterator& iter) { floating_kernel<SincOp>(iter, "sinc"); }
 void asin_kernel(TensorIterator& iter) { floating_kernel<AsinOp>(iter, "asin"); }
 void acos_kernel(TensorIterator& iter) { floating_kernel<AcosOp>(iter, "acos"); }
 void atan_kernel(TensorIterator& iter) { floating_kernel<AtanOp>(iter, "atan"); }
@@ -252,6 +262,8 @@ MT_REGISTER_STUB(log2_stub, kCUDA, log2_kernel);
 MT_REGISTER_STUB(log10_stub, kCUDA, log10_kernel);
 MT_REGISTER_STUB(sinh_stub, kCUDA, sinh_kernel);
 MT_REGISTER_STUB(cosh_stub, kCUDA, cosh_kernel);
+MT_REGISTER_STUB(tan_stub, kCUDA, tan_kernel);
+MT_REGISTER_STUB(sinc_stub, kCUDA, sinc_kernel);
 MT_REGISTER_STUB(asin_stub, kCUDA, asin_kernel);
 MT_REGISTER_STUB(acos_stub, kCUDA, acos_kernel);
 MT_REGISTER_STUB(atan_stub, kCUDA, atan_kernel);

@@ -216,6 +216,7 @@ TEST(AutocastCUDAPolicies, TableFollowsPyTorchsCUDALists) {
       {"log2", P::fp32},
       {"reciprocal", P::fp32},
       {"sinh", P::fp32},
+      {"tan", P::fp32},
       {"pow.Tensor_Tensor", P::fp32},
       {"pow.Tensor_Scalar", P::fp32},
       {"pow.Scalar", P::fp32},

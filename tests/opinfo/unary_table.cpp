@@ -38,10 +38,12 @@
 #include "ops/api/selu.h"
 #include "ops/api/sigmoid.h"
 #include "ops/api/sin.h"
+#include "ops/api/sinc.h"
 #include "ops/api/sinh.h"
 #include "ops/api/softplus.h"
 #include "ops/api/sqrt.h"
 #include "ops/api/square.h"
+#include "ops/api/tan.h"
 #include "ops/api/tanh.h"
 #include "ops/api/trunc.h"
 
@@ -67,6 +69,13 @@ double hardsigmoid_ref(double x) { return std::min(std::max(x + 3, 0.0), 6.0) / 
 double hardswish_ref(double x) { return x * hardsigmoid_ref(x); }
 double mish_ref(double x) { return x * std::tanh(std::log1p(std::exp(x))); }
 double log_sigmoid_ref(double x) { return x < 0 ? x - std::log1p(std::exp(x)) : -std::log1p(std::exp(-x)); }
+// In long double: sin(pi x)'s error near its zeros is absolute (pi x is rounded), so the rows compare it
+// against 1 (.floor = 1), as sin's.
+double sinc_ref(double x) {
+  if (x == 0) return 1;
+  const long double product = 3.14159265358979323846264338327950288L * x;
+  return static_cast<double>(std::sin(product) / product);
+}
 double erfinv_ref(double y) {
   if (std::isnan(y) || std::fabs(y) > 1) return std::numeric_limits<double>::quiet_NaN();
   if (std::fabs(y) == 1) return std::copysign(std::numeric_limits<double>::infinity(), y);
@@ -105,6 +114,9 @@ const std::vector<UnaryOpInfo>& unary_ops() {
                    .cuda_autocast = CastPolicy::fp32),
       MT_UNARY_ROW(sin, .reference = std::sin, .lo = -10, .hi = 10, .grad_lo = -10, .grad_hi = 10, .floor = 1),
       MT_UNARY_ROW(cos, .reference = std::cos, .lo = -10, .hi = 10, .grad_lo = -10, .grad_hi = 10, .floor = 1),
+      MT_UNARY_ROW(tan, .reference = std::tan, .lo = -1.4, .hi = 1.4, .grad_lo = -1.2, .grad_hi = 1.2,
+                   .cuda_autocast = CastPolicy::fp32),
+      MT_UNARY_ROW(sinc, .reference = sinc_ref, .lo = -5, .hi = 5, .grad_lo = -3, .grad_hi = 3, .floor = 1),
       MT_UNARY_ROW(tanh, .reference = std::tanh, .lo = -5, .hi = 5, .grad_lo = -3, .grad_hi = 3, .ulps = 8, .floor = 1),
       MT_UNARY_ROW(sigmoid, .reference = sigmoid_ref, .lo = -10, .hi = 10, .grad_lo = -5, .grad_hi = 5, .ulps = 8),
       MT_UNARY_ROW(expm1, .reference = std::expm1, .lo = -5, .hi = 5, .grad_lo = -3, .grad_hi = 3,
