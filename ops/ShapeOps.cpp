@@ -199,6 +199,10 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
   return mt::split(self, split_size, d);
 }
 
+// PyTorch's aliases: broadcast_to is expand without `implicit`, swapaxes and swapdims are transpose.
+Tensor broadcast_to(const Tensor& self, IntArrayRef size) { return self.expand(size); }
+Tensor swapaxes(const Tensor& self, int64_t axis0, int64_t axis1) { return self.transpose(axis0, axis1); }
+
 Tensor contiguous(const Tensor& self) {
   if (self.is_contiguous()) return self;
   Tensor out = mt::empty(self.sizes(), self.options());
@@ -216,6 +220,9 @@ void register_kernels(Library& m) {
   m.impl("movedim.intlist", MT_FN(movedim_intlist));
   m.impl("movedim.int", MT_FN(movedim_int));
   m.impl("expand_as", MT_FN(expand_as));
+  m.impl("broadcast_to", MT_FN(broadcast_to));
+  m.impl("swapaxes", MT_FN(swapaxes));
+  m.impl("swapdims", MT_FN(swapaxes));
   m.impl("narrow", MT_FN(narrow));
   m.impl("split.sizes", MT_FN(split_sizes));
   m.impl("chunk", MT_FN(chunk));

@@ -1,6 +1,7 @@
-// flip and pad as compositions: an index_select per dim (reversed positions; the positions a reflected,
-// replicated or circular border reads) or a cat with constant blocks, so every layer (CUDA, Meta,
-// autograd, vmap) handles them through index_select, cat and narrow.
+// flip, roll, rot90, tile and pad as compositions: an index_select per dim (reversed positions; the
+// positions a reflected, replicated or circular border reads), a cat of two narrows per rolled dim, flips
+// and a transpose, repeat, or a cat with constant blocks, so every layer (CUDA, Meta, autograd, vmap)
+// handles them through index_select, cat, narrow and repeat.
 #include <algorithm>
 #include <optional>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include "ops/api/arange.h"
 #include "ops/api/cat.h"
 #include "ops/ReduceOps.h"
+#include "ops/Views.h"
 
 namespace mt {
 namespace {
@@ -25,6 +27,60 @@ Tensor flip_default(const Tensor& self, IntArrayRef dims) {
     out = (out.defined() ? out : self).index_select(d, reversed);
   }
   return out.defined() ? out : self.clone();
+}
+
+// self rolled by `shift` along dim d (the last `shift` positions first), or self itself for whole turns.
+Tensor roll_dim(const Tensor& self, int64_t shift, int64_t d) {
+  const int64_t size = self.size(d);
+  const int64_t start = ((size - shift) % size + size) % size;
+  if (start == 0) return self;
+  return mt::cat({self.narrow(d, start, size - start), self.narrow(d, 0, start)}, d);
+}
+
+// Without dims, the flattened tensor rolls and keeps self's shape.
+Tensor roll_default(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
+  MT_CHECK(!shifts.empty(), "`shifts` required");
+  const bool flat = dims.empty() && shifts.size() == 1;
+  MT_CHECK(flat || shifts.size() == dims.size(), "shifts and dimensions must align. shifts: ", shifts.size(),
+           ", dims:", dims.size());
+  DimVector wrapped;
+  for (int64_t d : dims) wrapped.push_back(maybe_wrap_dim(d, self.dim()));
+  if (self.numel() == 0) return self.clone();
+  if (flat) {
+    const Tensor line = self.reshape({self.numel()});
+    const Tensor rolled = roll_dim(line, shifts[0], 0);
+    return rolled.is_same(line) ? self.clone() : rolled.view(self.sizes());
+  }
+  Tensor out = self;
+  for (size_t i = 0; i < shifts.size(); ++i) out = roll_dim(out, shifts[i], wrapped[i]);
+  return out.is_same(self) ? self.clone() : out;
+}
+
+// k quarter turns from dims[0] towards dims[1], as PyTorch: flips and a transpose.
+Tensor rot90_default(const Tensor& self, int64_t k, IntArrayRef dims) {
+  const int64_t total = self.dim();
+  MT_CHECK(dims.size() == 2, "expected total rotation dims == 2, but got dims = ", dims.size());
+  MT_CHECK(total >= 2, "expected total dims >= 2, but got total dims = ", total);
+  MT_CHECK(dims[0] != dims[1] && std::abs(dims[0] - dims[1]) != total,
+           "expected rotation dims to be different, but got dim0 = ", dims[0], " and dim1 = ", dims[1]);
+  MT_CHECK(dims[0] < total && dims[0] >= -total, "Rotation dim0 out of range, dim0 = ", dims[0]);
+  MT_CHECK(dims[1] < total && dims[1] >= -total, "Rotation dim1 out of range, dim1 = ", dims[1]);
+  switch ((k % 4 + 4) % 4) {
+    case 1: return self.flip({dims[1]}).transpose(dims[0], dims[1]);
+    case 2: return self.flip(dims);
+    case 3: return self.flip({dims[0]}).transpose(dims[0], dims[1]);
+    default: return self.clone();
+  }
+}
+
+// repeat, with leading 1s when there are fewer repetitions than dims.
+Tensor tile_default(const Tensor& self, IntArrayRef dims) {
+  const int64_t missing = self.dim() - static_cast<int64_t>(dims.size());
+  if (missing <= 0) return self.repeat(dims);
+  DimVector reps;
+  for (int64_t i = 0; i < missing; ++i) reps.push_back(1);
+  for (int64_t r : dims) reps.push_back(r);
+  return self.repeat(reps);
 }
 
 // The positions of a dim of `size` that a border of `before` and `after` elements reads, in order.
@@ -105,6 +161,9 @@ Tensor pad_default(const Tensor& self, IntArrayRef pad, std::string_view mode, s
 
 MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {
   m.impl("flip", MT_FN(flip_default));
+  m.impl("roll", MT_FN(roll_default));
+  m.impl("rot90", MT_FN(rot90_default));
+  m.impl("tile", MT_FN(tile_default));
   m.impl("pad", MT_FN(pad_default));
 }
 

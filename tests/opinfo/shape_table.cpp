@@ -4,6 +4,7 @@
 
 #include "opinfo/OpInfo.h"
 #include "ops/api/as_strided.h"
+#include "ops/api/broadcast_to.h"
 #include "ops/api/chunk.h"
 #include "ops/api/clone.h"
 #include "ops/api/diagonal.h"
@@ -15,12 +16,16 @@
 #include "ops/api/pad.h"
 #include "ops/api/permute.h"
 #include "ops/api/reshape.h"
+#include "ops/api/roll.h"
+#include "ops/api/rot90.h"
 #include "ops/api/select.h"
 #include "ops/api/slice.h"
 #include "ops/api/split.h"
 #include "ops/api/split_with_sizes.h"
 #include "ops/api/squeeze.h"
+#include "ops/api/swapaxes.h"
 #include "ops/api/t.h"
+#include "ops/api/tile.h"
 #include "ops/api/transpose.h"
 #include "ops/api/unbind.h"
 #include "ops/api/unflatten.h"
@@ -340,6 +345,78 @@ const std::vector<ShapeOpInfo>& shape_ops() {
        .op = [](const Tensor& x) { return mt::clone(x); },
        .sizes = {2, 3},
        .source = [](const Index& i) { return i; },
+       .view = false},
+      {.name = "broadcast_to",
+       .input = {3, 1},
+       .op = [](const Tensor& x) { return mt::broadcast_to(x, {2, 3, 4}); },
+       .sizes = {2, 3, 4},
+       .source = [](const Index& i) { return Index{i[1], 0}; }},
+      {.name = "swapaxes",
+       .input = {2, 3, 4},
+       .op = [](const Tensor& x) { return mt::swapaxes(x, 0, -1); },
+       .sizes = {4, 3, 2},
+       .source = [](const Index& i) { return Index{i[2], i[1], i[0]}; }},
+      {.name = "swapdims",
+       .input = {2, 3, 4},
+       .op = [](const Tensor& x) { return x.swapdims(1, 2); },
+       .sizes = {2, 4, 3},
+       .source = [](const Index& i) { return Index{i[0], i[2], i[1]}; }},
+      // roll: the element `shift` places back, wrapping; without dims, along the flattened tensor.
+      {.name = "roll",
+       .sample = "flat_2",
+       .input = {2, 3},
+       .op = [](const Tensor& x) { return mt::roll(x, {2}); },
+       .sizes = {2, 3},
+       .source =
+           [](const Index& i) {
+             const int64_t from = (i[0] * 3 + i[1] + 6 - 2) % 6;
+             return Index{from / 3, from % 3};
+           },
+       .view = false},
+      {.name = "roll",
+       .sample = "1_m1_dims_0_2",
+       .input = {2, 3, 4},
+       .op = [](const Tensor& x) { return mt::roll(x, {1, -1}, {0, 2}); },
+       .sizes = {2, 3, 4},
+       .source = [](const Index& i) { return Index{(i[0] + 1) % 2, i[1], (i[2] + 1) % 4}; },
+       .view = false},
+      // rot90 by k quarter turns from dims[0] towards dims[1]: numpy's rot90 of [[a, b, c], [d, e, f]] is
+      // [[c, f], [b, e], [a, d]].
+      {.name = "rot90",
+       .sample = "k1",
+       .input = {2, 3},
+       .op = [](const Tensor& x) { return mt::rot90(x); },
+       .sizes = {3, 2},
+       .source = [](const Index& i) { return Index{i[1], 2 - i[0]}; },
+       .view = false},
+      {.name = "rot90",
+       .sample = "k2_dims_1_2",
+       .input = {2, 3, 4},
+       .op = [](const Tensor& x) { return mt::rot90(x, 2, {1, 2}); },
+       .sizes = {2, 3, 4},
+       .source = [](const Index& i) { return Index{i[0], 2 - i[1], 3 - i[2]}; },
+       .view = false},
+      {.name = "rot90",
+       .sample = "km1",
+       .input = {2, 3},
+       .op = [](const Tensor& x) { return mt::rot90(x, -1); },
+       .sizes = {3, 2},
+       .source = [](const Index& i) { return Index{1 - i[1], i[0]}; },
+       .view = false},
+      // tile: repeat, with leading 1s where it names fewer repetitions than self has dims.
+      {.name = "tile",
+       .sample = "2",
+       .input = {2, 3},
+       .op = [](const Tensor& x) { return mt::tile(x, {2}); },
+       .sizes = {2, 6},
+       .source = [](const Index& i) { return Index{i[0], i[1] % 3}; },
+       .view = false},
+      {.name = "tile",
+       .sample = "2_1_1",
+       .input = {2, 3},
+       .op = [](const Tensor& x) { return x.tile({2, 1, 1}); },
+       .sizes = {2, 2, 3},
+       .source = [](const Index& i) { return Index{i[1], i[2]}; },
        .view = false},
       {.name = "flip",
        .sample = "0_2",
