@@ -11,6 +11,8 @@
 #include "ops/api/any.h"
 #include "ops/api/logsumexp.h"
 #include "ops/api/mean.h"
+#include "ops/api/nanmean.h"
+#include "ops/api/nansum.h"
 #include "ops/api/norm.h"
 #include "ops/api/prod.h"
 #include "ops/api/std.h"
@@ -76,6 +78,9 @@ const std::vector<ReductionOpInfo>& reduction_ops() {
       MT_REDUCTION_ROW(sum, "sum.dim_IntList", .reference = sum_ref, .empty = 0, .integers = Integers::to_int64,
                        .cuda_autocast = CastPolicy::fp32_set_opt_dtype),
       MT_REDUCTION_ROW(mean, "mean.dim", .reference = mean_ref, .empty = kNaN),
+      // On samples without NaN, sum and mean (tests/ops/reductions_nan_test.cpp has the NaN).
+      MT_REDUCTION_ROW(nansum, "nansum", .reference = sum_ref, .empty = 0, .integers = Integers::to_int64),
+      MT_REDUCTION_ROW(nanmean, "nanmean", .reference = mean_ref, .empty = kNaN),
       // One dim at a time, as PyTorch's prod.dim_int; samples near 1 keep a slice's product in float16's range.
       ReductionOpInfo{
           .name = "prod.dim_int",
