@@ -11,7 +11,14 @@
 namespace mt::optim {
 
 Adagrad::Adagrad(std::vector<Tensor> params, AdagradOptions options)
-    : Optimizer(std::move(params)), options_(options), state_(params_.size()) {
+    : Adagrad(one_group<AdagradOptions>(std::move(params)), options) {}
+
+Adagrad::Adagrad(std::vector<ParamGroup<AdagradOptions>> groups, AdagradOptions defaults)
+    : OptimizerWithOptions(defaults) {
+  add_groups(std::move(groups));
+}
+
+void Adagrad::check_options(const AdagradOptions& options) const {
   MT_CHECK_VALUE(options.lr >= 0, "Invalid learning rate: ", options.lr);
   MT_CHECK_VALUE(options.lr_decay >= 0, "Invalid lr_decay value: ", options.lr_decay);
   MT_CHECK_VALUE(options.weight_decay >= 0, "Invalid weight_decay value: ", options.weight_decay);
@@ -20,16 +27,17 @@ Adagrad::Adagrad(std::vector<Tensor> params, AdagradOptions options)
   MT_CHECK_VALUE(options.eps >= 0, "Invalid epsilon value: ", options.eps);
 }
 
-void Adagrad::visit_options(StateVisitor& v) {
-  v.option("lr", options_.lr);
-  v.option("lr_decay", options_.lr_decay);
-  v.option("weight_decay", options_.weight_decay);
-  v.option("initial_accumulator_value", options_.initial_accumulator_value);
-  v.option("eps", options_.eps);
+void Adagrad::visit_options(size_t group, StateVisitor& v) {
+  AdagradOptions& o = options(group);
+  v.option("lr", o.lr);
+  v.option("lr_decay", o.lr_decay);
+  v.option("weight_decay", o.weight_decay);
+  v.option("initial_accumulator_value", o.initial_accumulator_value);
+  v.option("eps", o.eps);
 }
 
 void Adagrad::visit_state(size_t param, StateVisitor& v) {
-  ParamState& s = state_[param];
+  AdagradParamState& s = state_[param];
   v.count("step", s.step);
   v.buffer("sum", s.sum);
 }
@@ -38,12 +46,11 @@ void Adagrad::visit_state(size_t param, StateVisitor& v) {
 // dict left out), later ones nothing.
 void Adagrad::step() {
   NoGradGuard no_grad;
-  const auto& o = options_;
-  for (size_t i = 0; i < params_.size(); ++i) {
+  for_each_param([&](size_t i, const AdagradOptions& o) {
     Tensor& p = params_[i];
     const Tensor& grad = p.grad();
-    if (!grad.defined()) continue;
-    ParamState& s = state_[i];
+    if (!grad.defined()) return;
+    AdagradParamState& s = state_[i];
     if (!s.denom.defined()) {
       if (!s.sum.defined()) s.sum = mt::full_like(p, o.initial_accumulator_value);
       s.scratch = mt::empty_like(p);
@@ -62,7 +69,7 @@ void Adagrad::step() {
     s.denom.add_(o.eps);
     mt::div_out(s.denom, *g, s.denom);
     p.add_(s.denom, -clr);
-  }
+  });
 }
 
 }  // namespace mt::optim

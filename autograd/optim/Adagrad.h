@@ -18,29 +18,23 @@ struct AdagradOptions {
   double eps = 1e-10;
 };
 
-class Adagrad : public Optimizer {
+struct AdagradParamState {
+  int64_t step = 0;
+  Tensor sum;      // s
+  Tensor scratch;  // g with weight decay
+  Tensor denom;    // g^2, then the denominator, then the update
+};
+
+class Adagrad : public OptimizerWithOptions<AdagradOptions, AdagradParamState> {
  public:
   Adagrad(std::vector<Tensor> params, AdagradOptions options = {});
+  Adagrad(std::vector<ParamGroup<AdagradOptions>> groups, AdagradOptions defaults);
   void step() override;
-  double lr() const override { return options_.lr; }
-  void set_lr(double lr) override { options_.lr = lr; }
-  // Read or change the options between steps; not re-validated.
-  AdagradOptions& options() { return options_; }
 
  protected:
-  void visit_options(StateVisitor& v) override;
+  void check_options(const AdagradOptions& options) const override;
+  void visit_options(size_t group, StateVisitor& v) override;
   void visit_state(size_t param, StateVisitor& v) override;
-
- private:
-  struct ParamState {
-    int64_t step = 0;
-    Tensor sum;      // s
-    Tensor scratch;  // g with weight decay
-    Tensor denom;    // g^2, then the denominator, then the update
-  };
-
-  AdagradOptions options_;
-  std::vector<ParamState> state_;
 };
 
 }  // namespace mt::optim

@@ -15,13 +15,22 @@
 
 namespace mt::optim {
 
-Adam::Adam(std::vector<Tensor> params, AdamOptions options) : Adam(std::move(params), options, false) {}
+namespace {
 
-Adam::Adam(std::vector<Tensor> params, AdamOptions options, bool decoupled_weight_decay)
-    : Optimizer(std::move(params)),
-      options_(options),
-      decoupled_weight_decay_(decoupled_weight_decay),
-      state_(params_.size()) {
+AdamOptions adam_options(const AdamWOptions& o) { return {o.lr, o.betas, o.eps, o.weight_decay, o.amsgrad}; }
+
+}  // namespace
+
+Adam::Adam(std::vector<Tensor> params, AdamOptions options) : Adam(one_group<AdamOptions>(std::move(params)), options) {}
+
+Adam::Adam(std::vector<ParamGroup<AdamOptions>> groups, AdamOptions defaults) : Adam(defaults, false) {
+  add_groups(std::move(groups));
+}
+
+Adam::Adam(AdamOptions defaults, bool decoupled_weight_decay)
+    : OptimizerWithOptions(defaults), decoupled_weight_decay_(decoupled_weight_decay) {}
+
+void Adam::check_options(const AdamOptions& options) const {
   MT_CHECK_VALUE(options.lr >= 0, "Invalid learning rate: ", options.lr);
   MT_CHECK_VALUE(options.eps >= 0, "Invalid epsilon value: ", options.eps);
   MT_CHECK_VALUE(options.betas.first >= 0 && options.betas.first < 1,
@@ -31,20 +40,31 @@ Adam::Adam(std::vector<Tensor> params, AdamOptions options, bool decoupled_weigh
   MT_CHECK_VALUE(options.weight_decay >= 0, "Invalid weight_decay value: ", options.weight_decay);
 }
 
-AdamW::AdamW(std::vector<Tensor> params, AdamWOptions o)
-    : Adam(std::move(params), AdamOptions{o.lr, o.betas, o.eps, o.weight_decay, o.amsgrad}, true) {}
+AdamW::AdamW(std::vector<Tensor> params, AdamWOptions options)
+    : AdamW(one_group<AdamWOptions>(std::move(params)), options) {}
 
-void Adam::visit_options(StateVisitor& v) {
-  v.option("lr", options_.lr);
-  v.option("betas.0", options_.betas.first);
-  v.option("betas.1", options_.betas.second);
-  v.option("eps", options_.eps);
-  v.option("weight_decay", options_.weight_decay);
-  v.option("amsgrad", options_.amsgrad);
+AdamW::AdamW(std::vector<ParamGroup<AdamWOptions>> groups, AdamWOptions defaults)
+    : Adam(adam_options(defaults), true) {
+  std::vector<ParamGroup<AdamOptions>> adam_groups;
+  for (ParamGroup<AdamWOptions>& g : groups) {
+    adam_groups.push_back({std::move(g.params), std::nullopt});
+    if (g.options) adam_groups.back().options = adam_options(*g.options);
+  }
+  add_groups(std::move(adam_groups));
+}
+
+void Adam::visit_options(size_t group, StateVisitor& v) {
+  AdamOptions& o = options(group);
+  v.option("lr", o.lr);
+  v.option("betas.0", o.betas.first);
+  v.option("betas.1", o.betas.second);
+  v.option("eps", o.eps);
+  v.option("weight_decay", o.weight_decay);
+  v.option("amsgrad", o.amsgrad);
 }
 
 void Adam::visit_state(size_t param, StateVisitor& v) {
-  ParamState& s = state_[param];
+  AdamParamState& s = state_[param];
   v.count("step", s.step);
   v.buffer("exp_avg", s.exp_avg);
   v.buffer("exp_avg_sq", s.exp_avg_sq);
@@ -56,13 +76,12 @@ void Adam::visit_state(size_t param, StateVisitor& v) {
 // PyTorch's addcmul_/addcdiv_ are composed from an _out op into the scratch tensor and add_.
 void Adam::step() {
   NoGradGuard no_grad;
-  const auto& o = options_;
-  const auto [beta1, beta2] = o.betas;
-  for (size_t i = 0; i < params_.size(); ++i) {
+  for_each_param([&](size_t i, const AdamOptions& o) {
+    const auto [beta1, beta2] = o.betas;
     Tensor& p = params_[i];
     const Tensor& grad = p.grad();
-    if (!grad.defined()) continue;
-    ParamState& s = state_[i];
+    if (!grad.defined()) return;
+    AdamParamState& s = state_[i];
     if (!s.scratch.defined()) {
       if (!s.exp_avg.defined()) s.exp_avg = mt::zeros_like(p);
       if (!s.exp_avg_sq.defined()) s.exp_avg_sq = mt::zeros_like(p);
@@ -95,7 +114,7 @@ void Adam::step() {
     s.scratch.div_(std::sqrt(bias_correction2)).add_(o.eps);  // the denominator
     mt::div_out(s.scratch, s.exp_avg, s.scratch);
     p.add_(s.scratch, -o.lr / bias_correction1);
-  }
+  });
 }
 
 }  // namespace mt::optim

@@ -34,40 +34,37 @@ struct AdamWOptions {
   bool amsgrad = false;
 };
 
-class Adam : public Optimizer {
+struct AdamParamState {
+  int64_t step = 0;
+  Tensor exp_avg;         // m
+  Tensor exp_avg_sq;      // v
+  Tensor max_exp_avg_sq;  // v_max, with amsgrad
+  Tensor scratch;         // g with weight decay, then g * g, then the denominator and the update
+};
+
+class Adam : public OptimizerWithOptions<AdamOptions, AdamParamState> {
  public:
   Adam(std::vector<Tensor> params, AdamOptions options = {});
+  Adam(std::vector<ParamGroup<AdamOptions>> groups, AdamOptions defaults);
   void step() override;
-  double lr() const override { return options_.lr; }
-  void set_lr(double lr) override { options_.lr = lr; }
-  std::optional<double> momentum() const override { return options_.betas.first; }
-  void set_momentum(double beta1) override { options_.betas.first = beta1; }
-  // Read or change the options between steps (e.g. a learning-rate schedule); not re-validated.
-  AdamOptions& options() { return options_; }
+  std::optional<double> momentum(size_t group = 0) const override { return options(group).betas.first; }
+  void set_momentum(size_t group, double beta1) override { options(group).betas.first = beta1; }
 
  protected:
-  Adam(std::vector<Tensor> params, AdamOptions options, bool decoupled_weight_decay);
-  void visit_options(StateVisitor& v) override;
+  Adam(AdamOptions defaults, bool decoupled_weight_decay);
+  void check_options(const AdamOptions& options) const override;
+  void visit_options(size_t group, StateVisitor& v) override;
   void visit_state(size_t param, StateVisitor& v) override;
 
  private:
-  struct ParamState {
-    int64_t step = 0;
-    Tensor exp_avg;         // m
-    Tensor exp_avg_sq;      // v
-    Tensor max_exp_avg_sq;  // v_max, with amsgrad
-    Tensor scratch;         // g with weight decay, then g * g, then the denominator and the update
-  };
-
-  AdamOptions options_;
   bool decoupled_weight_decay_;
-  std::vector<ParamState> state_;
 };
 
 // Adam with decoupled weight decay (Loshchilov & Hutter).
 class AdamW : public Adam {
  public:
   AdamW(std::vector<Tensor> params, AdamWOptions options = {});
+  AdamW(std::vector<ParamGroup<AdamWOptions>> groups, AdamWOptions defaults);
 };
 
 }  // namespace mt::optim

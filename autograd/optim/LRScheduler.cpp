@@ -11,28 +11,48 @@
 namespace mt::optim {
 
 LRScheduler::LRScheduler(Optimizer& optimizer) : optimizer_(optimizer) {
-  if (!optimizer_.initial_lr) optimizer_.initial_lr = optimizer_.lr();
-  base_lr_ = *optimizer_.initial_lr;
+  for (size_t g = 0; g < optimizer_.num_param_groups(); ++g) {
+    std::optional<double>& initial = optimizer_.initial_lr(g);
+    if (!initial) initial = optimizer_.lr(g);
+    base_lrs_.push_back(*initial);
+  }
 }
+
+namespace {
+
+Tensor per_group(const std::vector<double>& values) {
+  return mt::tensor(values, {static_cast<int64_t>(values.size())}, TensorOptions(kFloat64));
+}
+
+std::vector<double> from_per_group(const Tensor& t) {
+  const Tensor c = t.to(kFloat64).contiguous();
+  return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
+}
+
+}  // namespace
 
 nn::OrderedDict<Tensor> LRScheduler::state_dict() const {
   nn::OrderedDict<Tensor> dict;
   dict.insert("last_epoch", mt::tensor(last_epoch_, TensorOptions(kInt64)));
-  dict.insert("base_lr", mt::tensor(base_lr_, TensorOptions(kFloat64)));
-  dict.insert("last_lr", mt::tensor(last_lr_, TensorOptions(kFloat64)));
+  dict.insert("base_lrs", per_group(base_lrs_));
+  dict.insert("last_lr", per_group(last_lrs_));
   return dict;
 }
 
 void LRScheduler::load_state_dict(const nn::OrderedDict<Tensor>& dict) {
-  for (const char* key : {"last_epoch", "base_lr", "last_lr"}) {
+  const int64_t groups = static_cast<int64_t>(base_lrs_.size());
+  const Tensor* epoch = dict.find("last_epoch");
+  MT_CHECK_VALUE(epoch && epoch->numel() == 1, "LRScheduler.load_state_dict: expected one value at key 'last_epoch'");
+  for (const char* key : {"base_lrs", "last_lr"}) {
     const Tensor* t = dict.find(key);
-    MT_CHECK_VALUE(t && t->numel() == 1, "LRScheduler.load_state_dict: expected one value at key '", key, "'");
+    MT_CHECK_VALUE(t && t->dim() == 1 && t->numel() == groups, "LRScheduler.load_state_dict: expected a value per "
+                   "parameter group (", groups, ") at key '", key, "'");
   }
-  MT_CHECK_VALUE(dict.size() == 3, "LRScheduler.load_state_dict: expected the keys last_epoch, base_lr and last_lr, "
+  MT_CHECK_VALUE(dict.size() == 3, "LRScheduler.load_state_dict: expected the keys last_epoch, base_lrs and last_lr, "
                  "but got ", dict.size(), " keys");
-  last_epoch_ = dict["last_epoch"].item<int64_t>();
-  base_lr_ = dict["base_lr"].item<double>();
-  last_lr_ = dict["last_lr"].item<double>();
+  last_epoch_ = epoch->item<int64_t>();
+  base_lrs_ = from_per_group(dict["base_lrs"]);
+  last_lrs_ = from_per_group(dict["last_lr"]);
 }
 
 void LRScheduler::initial_step() {
@@ -42,8 +62,11 @@ void LRScheduler::initial_step() {
 
 void LRScheduler::step() {
   ++last_epoch_;
-  last_lr_ = lr_at(last_epoch_);
-  optimizer_.set_lr(last_lr_);
+  last_lrs_.clear();
+  for (size_t g = 0; g < base_lrs_.size(); ++g) {
+    last_lrs_.push_back(lr_at(last_epoch_, base_lrs_[g]));
+    optimizer_.set_lr(g, last_lrs_.back());
+  }
 }
 
 StepLR::StepLR(Optimizer& optimizer, int64_t step_size, double gamma)
@@ -52,8 +75,8 @@ StepLR::StepLR(Optimizer& optimizer, int64_t step_size, double gamma)
   initial_step();
 }
 
-double StepLR::lr_at(int64_t epoch) const {
-  return base_lr() * std::pow(gamma_, static_cast<double>(epoch / step_size_));
+double StepLR::lr_at(int64_t epoch, double base_lr) const {
+  return base_lr * std::pow(gamma_, static_cast<double>(epoch / step_size_));
 }
 
 MultiStepLR::MultiStepLR(Optimizer& optimizer, std::vector<int64_t> milestones, double gamma)
@@ -62,16 +85,18 @@ MultiStepLR::MultiStepLR(Optimizer& optimizer, std::vector<int64_t> milestones, 
   initial_step();
 }
 
-double MultiStepLR::lr_at(int64_t epoch) const {
+double MultiStepLR::lr_at(int64_t epoch, double base_lr) const {
   const auto passed = std::upper_bound(milestones_.begin(), milestones_.end(), epoch) - milestones_.begin();
-  return base_lr() * std::pow(gamma_, static_cast<double>(passed));
+  return base_lr * std::pow(gamma_, static_cast<double>(passed));
 }
 
 ExponentialLR::ExponentialLR(Optimizer& optimizer, double gamma) : LRScheduler(optimizer), gamma_(gamma) {
   initial_step();
 }
 
-double ExponentialLR::lr_at(int64_t epoch) const { return base_lr() * std::pow(gamma_, static_cast<double>(epoch)); }
+double ExponentialLR::lr_at(int64_t epoch, double base_lr) const {
+  return base_lr * std::pow(gamma_, static_cast<double>(epoch));
+}
 
 CosineAnnealingLR::CosineAnnealingLR(Optimizer& optimizer, int64_t T_max, double eta_min)
     : LRScheduler(optimizer), T_max_(T_max), eta_min_(eta_min) {
@@ -79,9 +104,9 @@ CosineAnnealingLR::CosineAnnealingLR(Optimizer& optimizer, int64_t T_max, double
   initial_step();
 }
 
-double CosineAnnealingLR::lr_at(int64_t epoch) const {
+double CosineAnnealingLR::lr_at(int64_t epoch, double base_lr) const {
   const double phase = std::numbers::pi * static_cast<double>(epoch) / static_cast<double>(T_max_);
-  return eta_min_ + (base_lr() - eta_min_) * (1 + std::cos(phase)) / 2;
+  return eta_min_ + (base_lr - eta_min_) * (1 + std::cos(phase)) / 2;
 }
 
 LambdaLR::LambdaLR(Optimizer& optimizer, std::function<double(int64_t)> lr_lambda)
@@ -90,7 +115,7 @@ LambdaLR::LambdaLR(Optimizer& optimizer, std::function<double(int64_t)> lr_lambd
   initial_step();
 }
 
-double LambdaLR::lr_at(int64_t epoch) const { return base_lr() * lr_lambda_(epoch); }
+double LambdaLR::lr_at(int64_t epoch, double base_lr) const { return base_lr * lr_lambda_(epoch); }
 
 LinearLR::LinearLR(Optimizer& optimizer, double start_factor, double end_factor, int64_t total_iters)
     : LRScheduler(optimizer), start_factor_(start_factor), end_factor_(end_factor), total_iters_(total_iters) {
@@ -101,9 +126,9 @@ LinearLR::LinearLR(Optimizer& optimizer, double start_factor, double end_factor,
   initial_step();
 }
 
-double LinearLR::lr_at(int64_t epoch) const {
+double LinearLR::lr_at(int64_t epoch, double base_lr) const {
   const double progress = static_cast<double>(std::min(epoch, total_iters_)) / static_cast<double>(total_iters_);
-  return base_lr() * (start_factor_ + (end_factor_ - start_factor_) * progress);
+  return base_lr * (start_factor_ + (end_factor_ - start_factor_) * progress);
 }
 
 SequentialLR::SequentialLR(Optimizer& optimizer, std::vector<std::unique_ptr<LRScheduler>> schedulers,
@@ -123,9 +148,9 @@ SequentialLR::SequentialLR(Optimizer& optimizer, std::vector<std::unique_ptr<LRS
   initial_step();
 }
 
-double SequentialLR::lr_at(int64_t epoch) const {
+double SequentialLR::lr_at(int64_t epoch, double base_lr) const {
   const auto i = static_cast<size_t>(std::upper_bound(milestones_.begin(), milestones_.end(), epoch) - milestones_.begin());
-  return schedulers_[i]->lr_at(epoch - (i == 0 ? 0 : milestones_[i - 1]));
+  return schedulers_[i]->lr_at(epoch - (i == 0 ? 0 : milestones_[i - 1]), base_lr);
 }
 
 OneCycleLR::OneCycleLR(Optimizer& optimizer, double max_lr, OneCycleLROptions options)
@@ -163,8 +188,10 @@ OneCycleLR::OneCycleLR(Optimizer& optimizer, double max_lr, OneCycleLROptions op
                    " where it starts; change pct_start or total_steps");
     start = p.end_step;
   }
-  optimizer_.initial_lr = base_lr_ = initial_lr;
-  if (o.cycle_momentum) optimizer_.set_momentum(hi);
+  for (size_t g = 0; g < optimizer_.num_param_groups(); ++g) {
+    optimizer_.initial_lr(g) = base_lrs_[g] = initial_lr;
+    if (o.cycle_momentum) optimizer_.set_momentum(g, hi);
+  }
   initial_step();
 }
 
@@ -184,7 +211,7 @@ double OneCycleLR::anneal(double start, double end, double pct) const {
   return end + (start - end) / 2 * (std::cos(std::numbers::pi * pct) + 1);
 }
 
-double OneCycleLR::lr_at(int64_t step) const {
+double OneCycleLR::lr_at(int64_t step, double /*base_lr: the schedule is max_lr's*/) const {
   const auto [phase, pct] = phase_at(step);
   return anneal(phase->start_lr, phase->end_lr, pct);
 }
@@ -199,7 +226,8 @@ void OneCycleLR::step() {
   MT_CHECK_VALUE(next <= total_steps_, "Tried to step ", next, " times. The specified number of total steps is ",
                  total_steps_);
   LRScheduler::step();
-  if (options_.cycle_momentum) optimizer_.set_momentum(momentum_at(next));
+  if (options_.cycle_momentum)
+    for (size_t g = 0; g < optimizer_.num_param_groups(); ++g) optimizer_.set_momentum(g, momentum_at(next));
 }
 
 }  // namespace mt::optim

@@ -1,7 +1,7 @@
 #pragma once
-// Learning-rate schedules, as torch.optim.lr_scheduler: a scheduler attached to an optimizer sets its
-// learning rate at construction (epoch 0) and at each step() (epoch 1, 2, ...), from the optimizer's
-// initial learning rate (base_lr) by the schedule's closed form:
+// Learning-rate schedules, as torch.optim.lr_scheduler: a scheduler attached to an optimizer sets the
+// learning rate of each parameter group at construction (epoch 0) and at each step() (epoch 1, 2, ...), from
+// the group's initial learning rate (its base_lr) by the schedule's closed form:
 //
 //   mt::optim::Adam adam(model->parameters(), {.lr = 1e-3});
 //   mt::optim::StepLR schedule(adam, /*step_size=*/30, /*gamma=*/0.1);
@@ -25,20 +25,21 @@ class LRScheduler {
   LRScheduler(const LRScheduler&) = delete;
   LRScheduler& operator=(const LRScheduler&) = delete;
 
-  // Moves to the next epoch and sets the optimizer's learning rate for it.
+  // Moves to the next epoch and sets each group's learning rate for it.
   virtual void step();
-  // The learning rate the last step set (PyTorch's get_last_lr(), of the one parameter group).
-  double get_last_lr() const { return last_lr_; }
+  // The learning rates the last step set, one per parameter group (PyTorch's get_last_lr()).
+  const std::vector<double>& get_last_lr() const { return last_lrs_; }
   int64_t last_epoch() const { return last_epoch_; }
-  double base_lr() const { return base_lr_; }
+  // The groups' initial learning rates (PyTorch's base_lrs).
+  const std::vector<double>& base_lrs() const { return base_lrs_; }
   const Optimizer& optimizer() const { return optimizer_; }
 
-  // The schedule: the learning rate at `epoch`, from base_lr.
-  virtual double lr_at(int64_t epoch) const = 0;
+  // The schedule: the learning rate at `epoch` of a group whose initial rate is base_lr.
+  virtual double lr_at(int64_t epoch, double base_lr) const = 0;
 
-  // "last_epoch", "base_lr" and "last_lr" (0-dim tensors): every schedule here is a closed form in the
-  // epoch, so these are all a resumed one needs. Loading sets the scheduler, not the optimizer's rate
-  // (which the optimizer's own state dict restores), as PyTorch.
+  // "last_epoch" (0-dim), "base_lrs" and "last_lr" (a float64 value per group): every schedule here is a
+  // closed form in the epoch, so these are all a resumed one needs. Loading sets the scheduler, not the
+  // optimizer's rates (which the optimizer's own state dict restores), as PyTorch.
   nn::OrderedDict<Tensor> state_dict() const;
   void load_state_dict(const nn::OrderedDict<Tensor>& dict);
 
@@ -46,18 +47,18 @@ class LRScheduler {
   // Epoch 0: what PyTorch's constructor does (its _initial_step). Subclasses call it last in theirs.
   void initial_step();
   Optimizer& optimizer_;
-  double base_lr_;
+  std::vector<double> base_lrs_;
 
  private:
   int64_t last_epoch_ = -1;
-  double last_lr_ = 0;
+  std::vector<double> last_lrs_;
 };
 
 // base_lr * gamma^(epoch / step_size), the division rounding down.
 class StepLR : public LRScheduler {
  public:
   StepLR(Optimizer& optimizer, int64_t step_size, double gamma = 0.1);
-  double lr_at(int64_t epoch) const override;
+  double lr_at(int64_t epoch, double base_lr) const override;
 
  private:
   int64_t step_size_;
@@ -68,7 +69,7 @@ class StepLR : public LRScheduler {
 class MultiStepLR : public LRScheduler {
  public:
   MultiStepLR(Optimizer& optimizer, std::vector<int64_t> milestones, double gamma = 0.1);
-  double lr_at(int64_t epoch) const override;
+  double lr_at(int64_t epoch, double base_lr) const override;
 
  private:
   std::vector<int64_t> milestones_;
@@ -79,7 +80,7 @@ class MultiStepLR : public LRScheduler {
 class ExponentialLR : public LRScheduler {
  public:
   ExponentialLR(Optimizer& optimizer, double gamma);
-  double lr_at(int64_t epoch) const override;
+  double lr_at(int64_t epoch, double base_lr) const override;
 
  private:
   double gamma_;
@@ -89,7 +90,7 @@ class ExponentialLR : public LRScheduler {
 class CosineAnnealingLR : public LRScheduler {
  public:
   CosineAnnealingLR(Optimizer& optimizer, int64_t T_max, double eta_min = 0);
-  double lr_at(int64_t epoch) const override;
+  double lr_at(int64_t epoch, double base_lr) const override;
 
  private:
   int64_t T_max_;
@@ -100,7 +101,7 @@ class CosineAnnealingLR : public LRScheduler {
 class LambdaLR : public LRScheduler {
  public:
   LambdaLR(Optimizer& optimizer, std::function<double(int64_t)> lr_lambda);
-  double lr_at(int64_t epoch) const override;
+  double lr_at(int64_t epoch, double base_lr) const override;
 
  private:
   std::function<double(int64_t)> lr_lambda_;
@@ -111,7 +112,7 @@ class LambdaLR : public LRScheduler {
 class LinearLR : public LRScheduler {
  public:
   LinearLR(Optimizer& optimizer, double start_factor = 1.0 / 3, double end_factor = 1, int64_t total_iters = 5);
-  double lr_at(int64_t epoch) const override;
+  double lr_at(int64_t epoch, double base_lr) const override;
 
  private:
   double start_factor_, end_factor_;
@@ -124,7 +125,7 @@ class SequentialLR : public LRScheduler {
  public:
   SequentialLR(Optimizer& optimizer, std::vector<std::unique_ptr<LRScheduler>> schedulers,
                std::vector<int64_t> milestones);
-  double lr_at(int64_t epoch) const override;
+  double lr_at(int64_t epoch, double base_lr) const override;
 
  private:
   std::vector<std::unique_ptr<LRScheduler>> schedulers_;
@@ -135,7 +136,8 @@ class SequentialLR : public LRScheduler {
 // over the first pct_start of total_steps, then anneals to max_lr / div_factor / final_div_factor, by
 // cosine or linearly; three_phase comes back to the initial rate first and anneals in a third phase. With
 // cycle_momentum, the optimizer's momentum (Optimizer::momentum) moves the other way between max_momentum and
-// base_momentum. It sets the optimizer's initial_lr to max_lr / div_factor, whatever lr it had.
+// base_momentum. Every parameter group follows the one max_lr: it sets each group's initial_lr to
+// max_lr / div_factor, whatever lr the group had.
 struct OneCycleLROptions {
   int64_t total_steps = 0;  // or epochs * steps_per_epoch
   int64_t epochs = 0, steps_per_epoch = 0;
@@ -152,7 +154,7 @@ class OneCycleLR : public LRScheduler {
   OneCycleLR(Optimizer& optimizer, double max_lr, OneCycleLROptions options = {});
   // Also sets the momentum; stepping past total_steps is an error.
   void step() override;
-  double lr_at(int64_t step) const override;
+  double lr_at(int64_t step, double base_lr) const override;
   double momentum_at(int64_t step) const;
   int64_t total_steps() const { return total_steps_; }
 

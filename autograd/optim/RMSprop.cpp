@@ -12,7 +12,14 @@
 namespace mt::optim {
 
 RMSprop::RMSprop(std::vector<Tensor> params, RMSpropOptions options)
-    : Optimizer(std::move(params)), options_(options), state_(params_.size()) {
+    : RMSprop(one_group<RMSpropOptions>(std::move(params)), options) {}
+
+RMSprop::RMSprop(std::vector<ParamGroup<RMSpropOptions>> groups, RMSpropOptions defaults)
+    : OptimizerWithOptions(defaults) {
+  add_groups(std::move(groups));
+}
+
+void RMSprop::check_options(const RMSpropOptions& options) const {
   MT_CHECK_VALUE(options.lr >= 0, "Invalid learning rate: ", options.lr);
   MT_CHECK_VALUE(options.eps >= 0, "Invalid epsilon value: ", options.eps);
   MT_CHECK_VALUE(options.momentum >= 0, "Invalid momentum value: ", options.momentum);
@@ -20,17 +27,18 @@ RMSprop::RMSprop(std::vector<Tensor> params, RMSpropOptions options)
   MT_CHECK_VALUE(options.alpha >= 0, "Invalid alpha value: ", options.alpha);
 }
 
-void RMSprop::visit_options(StateVisitor& v) {
-  v.option("lr", options_.lr);
-  v.option("alpha", options_.alpha);
-  v.option("eps", options_.eps);
-  v.option("weight_decay", options_.weight_decay);
-  v.option("momentum", options_.momentum);
-  v.option("centered", options_.centered);
+void RMSprop::visit_options(size_t group, StateVisitor& v) {
+  RMSpropOptions& o = options(group);
+  v.option("lr", o.lr);
+  v.option("alpha", o.alpha);
+  v.option("eps", o.eps);
+  v.option("weight_decay", o.weight_decay);
+  v.option("momentum", o.momentum);
+  v.option("centered", o.centered);
 }
 
 void RMSprop::visit_state(size_t param, StateVisitor& v) {
-  ParamState& s = state_[param];
+  RMSpropParamState& s = state_[param];
   v.buffer("square_avg", s.square_avg);
   v.buffer("grad_avg", s.grad_avg);
   v.buffer("momentum_buffer", s.momentum_buffer);
@@ -40,12 +48,11 @@ void RMSprop::visit_state(size_t param, StateVisitor& v) {
 // dict left out), later ones nothing.
 void RMSprop::step() {
   NoGradGuard no_grad;
-  const auto& o = options_;
-  for (size_t i = 0; i < params_.size(); ++i) {
+  for_each_param([&](size_t i, const RMSpropOptions& o) {
     Tensor& p = params_[i];
     const Tensor& grad = p.grad();
-    if (!grad.defined()) continue;
-    ParamState& s = state_[i];
+    if (!grad.defined()) return;
+    RMSpropParamState& s = state_[i];
     if (!s.denom.defined()) {
       if (!s.square_avg.defined()) s.square_avg = mt::zeros_like(p);
       s.scratch = mt::empty_like(p);
@@ -76,7 +83,7 @@ void RMSprop::step() {
     } else {
       p.add_(s.denom, -o.lr);
     }
-  }
+  });
 }
 
 }  // namespace mt::optim

@@ -20,32 +20,26 @@ struct RMSpropOptions {
   bool centered = false;
 };
 
-class RMSprop : public Optimizer {
+struct RMSpropParamState {
+  Tensor square_avg;       // v
+  Tensor grad_avg;         // a, when centered
+  Tensor momentum_buffer;  // b, with momentum
+  Tensor scratch;          // g with weight decay
+  Tensor denom;            // g^2, then the denominator, then the update
+};
+
+class RMSprop : public OptimizerWithOptions<RMSpropOptions, RMSpropParamState> {
  public:
   RMSprop(std::vector<Tensor> params, RMSpropOptions options = {});
+  RMSprop(std::vector<ParamGroup<RMSpropOptions>> groups, RMSpropOptions defaults);
   void step() override;
-  double lr() const override { return options_.lr; }
-  void set_lr(double lr) override { options_.lr = lr; }
-  std::optional<double> momentum() const override { return options_.momentum; }
-  void set_momentum(double m) override { options_.momentum = m; }
-  // Read or change the options between steps; not re-validated.
-  RMSpropOptions& options() { return options_; }
+  std::optional<double> momentum(size_t group = 0) const override { return options(group).momentum; }
+  void set_momentum(size_t group, double m) override { options(group).momentum = m; }
 
  protected:
-  void visit_options(StateVisitor& v) override;
+  void check_options(const RMSpropOptions& options) const override;
+  void visit_options(size_t group, StateVisitor& v) override;
   void visit_state(size_t param, StateVisitor& v) override;
-
- private:
-  struct ParamState {
-    Tensor square_avg;     // v
-    Tensor grad_avg;       // a, when centered
-    Tensor momentum_buffer;  // b, with momentum
-    Tensor scratch;        // g with weight decay
-    Tensor denom;          // g^2, then the denominator, then the update
-  };
-
-  RMSpropOptions options_;
-  std::vector<ParamState> state_;
 };
 
 }  // namespace mt::optim

@@ -9,8 +9,13 @@
 
 namespace mt::optim {
 
-SGD::SGD(std::vector<Tensor> params, SGDOptions options)
-    : Optimizer(std::move(params)), options_(options), momentum_buffers_(params_.size()), scratch_(params_.size()) {
+SGD::SGD(std::vector<Tensor> params, SGDOptions options) : SGD(one_group<SGDOptions>(std::move(params)), options) {}
+
+SGD::SGD(std::vector<ParamGroup<SGDOptions>> groups, SGDOptions defaults) : OptimizerWithOptions(defaults) {
+  add_groups(std::move(groups));
+}
+
+void SGD::check_options(const SGDOptions& options) const {
   MT_CHECK_VALUE(options.lr >= 0, "Invalid learning rate: ", options.lr);
   MT_CHECK_VALUE(options.momentum >= 0, "Invalid momentum value: ", options.momentum);
   MT_CHECK_VALUE(options.weight_decay >= 0, "Invalid weight_decay value: ", options.weight_decay);
@@ -18,34 +23,34 @@ SGD::SGD(std::vector<Tensor> params, SGDOptions options)
                  "Nesterov momentum requires a momentum and zero dampening");
 }
 
-void SGD::visit_options(StateVisitor& v) {
-  v.option("lr", options_.lr);
-  v.option("momentum", options_.momentum);
-  v.option("dampening", options_.dampening);
-  v.option("weight_decay", options_.weight_decay);
-  v.option("nesterov", options_.nesterov);
+void SGD::visit_options(size_t group, StateVisitor& v) {
+  SGDOptions& o = options(group);
+  v.option("lr", o.lr);
+  v.option("momentum", o.momentum);
+  v.option("dampening", o.dampening);
+  v.option("weight_decay", o.weight_decay);
+  v.option("nesterov", o.nesterov);
 }
 
-void SGD::visit_state(size_t param, StateVisitor& v) { v.buffer("momentum_buffer", momentum_buffers_[param]); }
+void SGD::visit_state(size_t param, StateVisitor& v) { v.buffer("momentum_buffer", state_[param].momentum_buffer); }
 
 // Every update is an in-place op on the parameter or on per-parameter state, so a step allocates
 // nothing after the first (which creates the momentum buffers and scratch tensors).
 void SGD::step() {
   NoGradGuard no_grad;
-  const auto& o = options_;
-  for (size_t i = 0; i < params_.size(); ++i) {
+  for_each_param([&](size_t i, const SGDOptions& o) {
     Tensor& p = params_[i];
     const Tensor& grad = p.grad();
-    if (!grad.defined()) continue;
+    if (!grad.defined()) return;
     const Tensor* g = &grad;
-    Tensor& scratch = scratch_[i];
+    Tensor& scratch = state_[i].scratch;
     if (o.weight_decay != 0) {
       if (!scratch.defined()) scratch = mt::empty_like(p);
       mt::add_out(scratch, grad, p, o.weight_decay);
       g = &scratch;
     }
     if (o.momentum != 0) {
-      Tensor& buf = momentum_buffers_[i];
+      Tensor& buf = state_[i].momentum_buffer;
       if (!buf.defined()) {
         buf = g->clone();
       } else {
@@ -60,7 +65,7 @@ void SGD::step() {
       }
     }
     p.add_(*g, -o.lr);
-  }
+  });
 }
 
 }  // namespace mt::optim

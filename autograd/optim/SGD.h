@@ -22,25 +22,23 @@ struct SGDOptions {
   bool nesterov = false;
 };
 
-class SGD : public Optimizer {
+struct SGDParamState {
+  Tensor momentum_buffer;  // undefined until the parameter's first step
+  Tensor scratch;          // holds g when weight decay or Nesterov make one
+};
+
+class SGD : public OptimizerWithOptions<SGDOptions, SGDParamState> {
  public:
   SGD(std::vector<Tensor> params, SGDOptions options);
+  SGD(std::vector<ParamGroup<SGDOptions>> groups, SGDOptions defaults);
   void step() override;
-  double lr() const override { return options_.lr; }
-  void set_lr(double lr) override { options_.lr = lr; }
-  std::optional<double> momentum() const override { return options_.momentum; }
-  void set_momentum(double m) override { options_.momentum = m; }
-  // Read or change the options between steps (e.g. a learning-rate schedule); not re-validated.
-  SGDOptions& options() { return options_; }
+  std::optional<double> momentum(size_t group = 0) const override { return options(group).momentum; }
+  void set_momentum(size_t group, double m) override { options(group).momentum = m; }
 
  protected:
-  void visit_options(StateVisitor& v) override;
+  void check_options(const SGDOptions& options) const override;
+  void visit_options(size_t group, StateVisitor& v) override;
   void visit_state(size_t param, StateVisitor& v) override;
-
- private:
-  SGDOptions options_;
-  std::vector<Tensor> momentum_buffers_;  // per parameter; undefined until its first step
-  std::vector<Tensor> scratch_;           // per parameter; holds g when weight decay or Nesterov make one
 };
 
 }  // namespace mt::optim

@@ -104,12 +104,12 @@ TEST_F(OptimStateDict, EveryOptimizerResumesBitForBit) {
 TEST_F(OptimStateDict, KeysFollowPyTorchsStructureAndLoadedOptionsReplaceTheOptimizers) {
   const std::vector<Tensor> params = fresh_params();
   mt::optim::Adam adam(params, {.lr = 0.01, .betas = {0.8, 0.9}});
-  EXPECT_EQ(adam.state_dict().size(), 6u);  // the options; no state before the first step
+  EXPECT_EQ(adam.state_dict().size(), 7u);  // the group's parameters and options; no state before the first step
   train(params, adam, 2);
   const auto dict = adam.state_dict();
   std::vector<std::string> keys;
   for (const auto& [key, t] : dict) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"param_groups.0.lr", "param_groups.0.betas.0", "param_groups.0.betas.1",
+  EXPECT_EQ(keys, (std::vector<std::string>{"param_groups.0.params", "param_groups.0.lr", "param_groups.0.betas.0", "param_groups.0.betas.1",
                                             "param_groups.0.eps", "param_groups.0.weight_decay",
                                             "param_groups.0.amsgrad", "state.0.step", "state.0.exp_avg",
                                             "state.0.exp_avg_sq", "state.1.step", "state.1.exp_avg",
@@ -126,7 +126,7 @@ TEST_F(OptimStateDict, KeysFollowPyTorchsStructureAndLoadedOptionsReplaceTheOpti
   for (int e = 0; e < 3; ++e) schedule.step();
   mt::optim::SGD sgd2(fresh_params(), {.lr = 9});
   sgd2.load_state_dict(sgd.state_dict());
-  EXPECT_EQ(*sgd2.initial_lr, 1);
+  EXPECT_EQ(*sgd2.initial_lr(), 1);
   EXPECT_EQ(sgd2.lr(), 0.5);
   mt::optim::StepLR resumed(sgd2, 2, 0.5);  // attaching resets the rate to epoch 0's...
   resumed.load_state_dict(schedule.state_dict());
@@ -145,7 +145,7 @@ TEST_F(OptimStateDict, ADictThatDoesNotFitIsRefusedAndChangesNothing) {
   const auto refused = [&](const mt::nn::OrderedDict<Tensor>& dict, const std::string& fragment) {
     EXPECT_TRUE(contains(message_of<mt::ValueError>([&] { target.load_state_dict(dict); }), fragment)) << fragment;
     EXPECT_EQ(target.options().lr, 0.5);
-    EXPECT_EQ(target.state_dict().size(), 6u);
+    EXPECT_EQ(target.state_dict().size(), 7u);
   };
   const auto with = [&](const std::string& changed, const Tensor* value) {
     mt::nn::OrderedDict<Tensor> d;

@@ -306,7 +306,7 @@ TEST(Optim, InvalidOptionsAreRejectedInPyTorchsWords) {
   EXPECT_EQ(message_of<mt::ValueError>([&] { Adagrad(ps, {.lr_decay = -1}); }), "Invalid lr_decay value: -1");
   EXPECT_EQ(message_of<mt::ValueError>([&] { Adagrad(ps, {.initial_accumulator_value = -1}); }),
             "Invalid initial_accumulator_value value: -1");
-  EXPECT_EQ(message_of<mt::ValueError>([&] { SGD({}, {.lr = 0.1}); }), "optimizer got an empty parameter list");
+  EXPECT_EQ(message_of<mt::ValueError>([&] { SGD(std::vector<Tensor>{}, {.lr = 0.1}); }), "optimizer got an empty parameter list");
   const Tensor non_leaf = ps[0] * 2.0;
   EXPECT_EQ(message_of<mt::ValueError>([&] { Adam({non_leaf}); }), "can't optimize a non-leaf Tensor");
 }
