@@ -219,6 +219,8 @@ void register_kernels(Library& m) {
   m.impl("t", MT_FN(t));
   m.impl("movedim.intlist", MT_FN(movedim_intlist));
   m.impl("movedim.int", MT_FN(movedim_int));
+  m.impl("moveaxis.intlist", MT_FN(movedim_intlist));  // numpy's name
+  m.impl("moveaxis.int", MT_FN(movedim_int));
   m.impl("expand_as", MT_FN(expand_as));
   m.impl("broadcast_to", MT_FN(broadcast_to));
   m.impl("swapaxes", MT_FN(swapaxes));

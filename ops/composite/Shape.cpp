@@ -1,7 +1,7 @@
-// flip, roll, rot90, tile and pad as compositions: an index_select per dim (reversed positions; the
+// flip, roll, rot90, tile, pad and narrow_copy as compositions: an index_select per dim (reversed positions; the
 // positions a reflected, replicated or circular border reads), a cat of two narrows per rolled dim, flips
 // and a transpose, repeat, or a cat with constant blocks, so every layer (CUDA, Meta, autograd, vmap)
-// handles them through index_select, cat, narrow and repeat.
+// handles them through index_select, cat, narrow and repeat; narrow_copy is narrow's view, copied.
 #include <algorithm>
 #include <optional>
 #include <string_view>
@@ -71,6 +71,12 @@ Tensor rot90_default(const Tensor& self, int64_t k, IntArrayRef dims) {
     case 3: return self.flip({dims[0]}).transpose(dims[0], dims[1]);
     default: return self.clone();
   }
+}
+
+// narrow's elements in a new contiguous tensor.
+Tensor narrow_copy_default(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
+  const Tensor part = self.narrow(dim, start, length);
+  return part.is_contiguous() ? part.clone() : part.contiguous();
 }
 
 // repeat, with leading 1s when there are fewer repetitions than dims.
@@ -165,6 +171,7 @@ MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {
   m.impl("rot90", MT_FN(rot90_default));
   m.impl("tile", MT_FN(tile_default));
   m.impl("pad", MT_FN(pad_default));
+  m.impl("narrow_copy", MT_FN(narrow_copy_default));
 }
 
 }  // namespace mt

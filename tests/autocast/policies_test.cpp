@@ -11,7 +11,9 @@
 
 #include "functorch/autocast/AutocastMode.h"
 #include "ops/api/add.h"
+#include "ops/api/addbmm.h"
 #include "ops/api/addmm.h"
+#include "ops/api/baddbmm.h"
 #include "ops/api/binary_cross_entropy.h"
 #include "ops/api/binary_cross_entropy_with_logits.h"
 #include "ops/api/bmm.h"
@@ -71,6 +73,16 @@ const std::map<std::string, std::pair<std::function<Tensor()>, mt::ScalarType>>&
       {"linear",
        {[] {
           return mt::linear(f32({3, 4}), f32({5, 4}), f32({5}));
+        },
+        mt::kBFloat16}},
+      {"addbmm",
+       {[] {
+          return mt::addbmm(f32({3, 5}), f32({2, 3, 4}), f32({2, 4, 5}));
+        },
+        mt::kBFloat16}},
+      {"baddbmm",
+       {[] {
+          return mt::baddbmm(f32({3, 5}), f32({2, 3, 4}), f32({2, 4, 5}));
         },
         mt::kBFloat16}},
       {"conv1d",
@@ -196,6 +208,9 @@ TEST(AutocastCUDAPolicies, TableFollowsPyTorchsCUDALists) {
       {"matmul", P::lower_precision_fp},
       {"mv", P::lower_precision_fp},
       {"addmm", P::lower_precision_fp},
+      {"addmv", P::lower_precision_fp},
+      {"addbmm", P::lower_precision_fp},
+      {"baddbmm", P::lower_precision_fp},
       {"linear", P::lower_precision_fp},
       {"conv1d", P::lower_precision_fp},
       {"conv1d.padding", P::lower_precision_fp},

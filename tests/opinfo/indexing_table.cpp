@@ -6,6 +6,9 @@
 #include "opinfo/OpInfo.h"
 #include "ops/api/cat.h"
 #include "ops/api/col2im.h"
+#include "ops/api/diag.h"
+#include "ops/api/diag_embed.h"
+#include "ops/api/diagflat.h"
 #include "ops/api/gather.h"
 #include "ops/api/im2col.h"
 #include "ops/api/index_select.h"
@@ -14,6 +17,7 @@
 #include "ops/api/scatter_add.h"
 #include "ops/api/stack.h"
 #include "ops/api/take.h"
+#include "ops/api/take_along_dim.h"
 #include "ops/api/tril.h"
 #include "ops/api/triu.h"
 
@@ -177,6 +181,74 @@ const std::vector<IndexingOpInfo>& indexing_ops() {
              constexpr int64_t index[2][2] = {{0, 5}, {3, 3}};
              const int64_t flat = index[i[0]][i[1]];
              return Sources{{0, {flat / 3, flat % 3}}};
+           }},
+      // Along dim 1, index [2, 1] broadcasts against x's 2 rows: row r reads x[r][index[0][c]].
+      {.name = "take_along_dim",
+       .sample = "dim1",
+       .inputs = {{2, 3}},
+       .op =
+           [](const Inputs& v) {
+             return mt::take_along_dim(v[0], index_like(v[0], {{2, 1}}), 1);
+           },
+       .sizes = {2, 2},
+       .sources =
+           [](const Index& i) {
+             constexpr int64_t index[2] = {2, 1};
+             return Sources{{0, {i[0], index[i[1]]}}};
+           }},
+      // Without a dim: the flattened input, at the flattened index (a 1-D result).
+      {.name = "take_along_dim",
+       .sample = "flat",
+       .inputs = {{2, 3}},
+       .op =
+           [](const Inputs& v) {
+             return mt::take_along_dim(v[0], index_like(v[0], {{5, 0}, {3, 3}}));
+           },
+       .sizes = {4},
+       .sources =
+           [](const Index& i) {
+             constexpr int64_t index[4] = {5, 0, 3, 3};
+             return Sources{{0, {index[i[0]] / 3, index[i[0]] % 3}}};
+           }},
+      // A vector on the diagonal one above the main one of a 4 x 4 matrix; zeros (no source) elsewhere.
+      {.name = "diag",
+       .sample = "vector_1",
+       .inputs = {{3}},
+       .op = [](const Inputs& v) { return mt::diag(v[0], 1); },
+       .sizes = {4, 4},
+       .sources =
+           [](const Index& i) {
+             return i[1] == i[0] + 1 ? Sources{{0, {i[0]}}} : Sources{};
+           }},
+      // A matrix's diagonal one below the main one: x[1][0], x[2][1].
+      {.name = "diag",
+       .sample = "matrix_m1",
+       .inputs = {{3, 4}},
+       .op = [](const Inputs& v) { return mt::diag(v[0], -1); },
+       .sizes = {2},
+       .sources =
+           [](const Index& i) {
+             return Sources{{0, {i[0] + 1, i[0]}}};
+           }},
+      // Each row of a 2 x 3 input on the diagonal one below the main one of a 4 x 4 plane at dims 0 and 2:
+      // result[i][b][j] = x[b][j] where i == j + 1.
+      {.name = "diag_embed",
+       .sample = "m1_0_2",
+       .inputs = {{2, 3}},
+       .op = [](const Inputs& v) { return mt::diag_embed(v[0], -1, 0, 2); },
+       .sizes = {4, 2, 4},
+       .sources =
+           [](const Index& i) {
+             return i[0] == i[2] + 1 ? Sources{{0, {i[1], i[2]}}} : Sources{};
+           }},
+      // Every element of a 2 x 2 input, in order, on the main diagonal of a 4 x 4 matrix.
+      {.name = "diagflat",
+       .inputs = {{2, 2}},
+       .op = [](const Inputs& v) { return mt::diagflat(v[0]); },
+       .sizes = {4, 4},
+       .sources =
+           [](const Index& i) {
+             return i[0] == i[1] ? Sources{{0, {i[0] / 2, i[0] % 2}}} : Sources{};
            }},
       {.name = "put",
        .sample = "replace",

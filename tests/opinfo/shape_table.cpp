@@ -11,8 +11,10 @@
 #include "ops/api/empty.h"
 #include "ops/api/flatten.h"
 #include "ops/api/flip.h"
+#include "ops/api/moveaxis.h"
 #include "ops/api/movedim.h"
 #include "ops/api/narrow.h"
+#include "ops/api/narrow_copy.h"
 #include "ops/api/pad.h"
 #include "ops/api/permute.h"
 #include "ops/api/reshape.h"
@@ -252,6 +254,39 @@ const std::vector<ShapeOpInfo>& shape_ops() {
            [](const Index& i) {
              return Index{i[0], i[1], 1 + 2 * i[2]};
            }},
+      // moveaxis is numpy's name for movedim.
+      {.name = "moveaxis.int",
+       .sample = "m1_0",
+       .input = {2, 3, 4},
+       .op = [](const Tensor& x) { return mt::moveaxis(x, -1, 0); },
+       .sizes = {4, 2, 3},
+       .source =
+           [](const Index& i) {
+             return Index{i[1], i[2], i[0]};
+           }},
+      {.name = "moveaxis.intlist",
+       .sample = "02_10",
+       .input = {2, 3, 4},
+       .op =
+           [](const Tensor& x) {
+             return mt::moveaxis(x, {0, 2}, {1, 0});
+           },
+       .sizes = {4, 2, 3},
+       .source =
+           [](const Index& i) {
+             return Index{i[1], i[2], i[0]};
+           }},
+      // narrow's elements, copied: positions 1 and 2 of the last dim.
+      {.name = "narrow_copy",
+       .sample = "2_1_2",
+       .input = {2, 3, 4},
+       .op = [](const Tensor& x) { return mt::narrow_copy(x, 2, 1, 2); },
+       .sizes = {2, 3, 2},
+       .source =
+           [](const Index& i) {
+             return Index{i[0], i[1], i[2] + 1};
+           },
+       .view = false},
       {.name = "narrow",
        .sample = "2_1_2",
        .input = {2, 3, 4},

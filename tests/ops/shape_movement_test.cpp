@@ -1,17 +1,24 @@
-// roll, rot90, tile, broadcast_to and swapaxes/swapdims on hand-worked values, their edge cases (whole
-// turns and empty inputs still copy) and their errors, in PyTorch's words. Their elements in every dtype,
-// layouts, derivatives, vmap, Meta and CUDA are their OpInfo rows' (tests/opinfo/shape_table.cpp).
+// roll, rot90, tile, broadcast_to, swapaxes/swapdims, the diagonal family, narrow_copy and take_along_dim on
+// hand-worked values, their edge cases (whole turns and empty inputs still copy) and their errors, in
+// PyTorch's words. Their elements in every dtype, layouts, derivatives, vmap, Meta and CUDA are their OpInfo
+// rows' (tests/opinfo/shape_table.cpp, indexing_table.cpp).
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <vector>
 
 #include "ops/api/arange.h"
 #include "ops/api/broadcast_to.h"
+#include "ops/api/diag.h"
+#include "ops/api/diag_embed.h"
+#include "ops/api/diagflat.h"
 #include "ops/api/empty.h"
+#include "ops/api/narrow_copy.h"
 #include "ops/api/roll.h"
 #include "ops/api/rot90.h"
 #include "ops/api/swapaxes.h"
 #include "ops/api/swapdims.h"
+#include "ops/api/take_along_dim.h"
 #include "ops/api/tile.h"
 #include "reference.h"
 
@@ -107,6 +114,55 @@ TEST(ShapeMovement, BroadcastToAndSwapaxesAreViews) {
   EXPECT_EQ(s.sizes(), mt::IntArrayRef({4, 3, 2}));
   EXPECT_EQ(mt::swapdims(y, -1, 1).sizes(), mt::IntArrayRef({2, 4, 3}));
   expect_error<mt::IndexError>([&] { mt::swapaxes(y, 0, 3); }, "Dimension out of range");
+}
+
+TEST(ShapeMovement, DiagonalFamilyPlacesValuesOnTheOffsetDiagonal) {
+  // [0, 1] on the diagonal one below the main one: [[0, 0, 0], [0, 0, 0], [0, 1, 0]] with row 1 = x[0].
+  expect_values_near(mt::diag(numbered({2}), -1), {0, 0, 0, 0, 0, 0, 0, 1, 0}, 0);
+  expect_values_near(mt::diag(numbered({2, 3}), 1), {1, 5}, 0);
+  expect_values_near(mt::diag(numbered({2, 3}), 5), {}, 0);  // past the corner: empty
+  expect_values_near(mt::diagflat(numbered({2})), {0, 0, 0, 1}, 0);
+  const Tensor embedded = mt::diag_embed(numbered({2}), 0, 0, 1);
+  expect_values_near(embedded, {0, 0, 0, 1}, 0);
+  EXPECT_EQ(mt::diag_embed(numbered({4, 2}), 1).sizes(), mt::IntArrayRef({4, 3, 3}));
+  // Infinities and NaN stay on the diagonal: the zeros are not products.
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(mt::testing::values(mt::diag(mt::tensor({inf, -inf}))), (std::vector<double>{inf, 0, 0, -inf}));
+  EXPECT_EQ(mt::diag(mt::tensor({true, true})).dtype(), mt::kBool);
+  const Tensor copied = mt::diag(numbered({2, 2}));
+  EXPECT_NE(copied.data_ptr(), numbered({2, 2}).data_ptr());
+  expect_error<mt::RuntimeError>([&] { mt::diag(numbered({2, 2, 2})); }, "diag(): Supports 1D or 2D tensors. Got 3D");
+  expect_error<mt::RuntimeError>([&] { mt::diag_embed(numbered({2}), 0, 1, -1); },
+                                 "diagonal dimensions cannot be identical 1, -1");
+  expect_error<mt::IndexError>([&] { mt::diag_embed(numbered({2}), 0, 2, 0); }, "Dimension out of range");
+}
+
+TEST(ShapeMovement, NarrowCopyIsANewContiguousTensor) {
+  const Tensor x = numbered({3, 4});
+  const Tensor rows = mt::narrow_copy(x, 0, 1, 2);
+  EXPECT_NE(rows.data_ptr(), x.data_ptr());
+  expect_values_near(rows, {4, 5, 6, 7, 8, 9, 10, 11}, 0);
+  const Tensor cols = mt::narrow_copy(x.t(), 1, 1, 1);
+  EXPECT_TRUE(cols.is_contiguous());
+  expect_values_near(cols, {4, 5, 6, 7}, 0);
+  expect_error<mt::IndexError>([&] { mt::narrow_copy(x, 2, 0, 1); }, "Dimension out of range");
+}
+
+TEST(ShapeMovement, TakeAlongDimBroadcastsAndChecksItsInputs) {
+  const Tensor x = numbered({2, 3});
+  // The largest element of each row, as x.argmax(1, keepdim) picks it.
+  expect_values_near(mt::take_along_dim(x, mt::tensor({{2L}, {2L}}), 1), {2, 5}, 0);
+  // An index of one row broadcasts over x's rows; x broadcasts over the index's columns.
+  expect_values_near(mt::take_along_dim(x, mt::tensor({{0L, 2L}}), 1), {0, 2, 3, 5}, 0);
+  expect_values_near(mt::take_along_dim(numbered({2, 1}), mt::tensor({{0L, 0L, 0L}}), 1), {0, 0, 0, 1, 1, 1}, 0);
+  expect_error<mt::RuntimeError>([&] { mt::take_along_dim(x, mt::tensor({0L}), 1); },
+                                 "torch.take_along_dim(): input and indices should have the same number of dimensions, "
+                                 "but got 2 dimensions for input, and 1 dimensions for indices");
+  expect_error<mt::RuntimeError>([&] { mt::take_along_dim(x, mt::tensor({{0L}}).to(mt::kInt32), 1); },
+                                 "torch.take_along_dim(): dtype of indices should be Long but got mt.int32");
+  expect_error<mt::RuntimeError>([&] { mt::take_along_dim(x, mt::tensor({{0L}, {0L}, {0L}}), 1); },
+                                 "The size of tensor a (2) must match the size of tensor b (3) at non-singleton "
+                                 "dimension 0");
 }
 
 }  // namespace
