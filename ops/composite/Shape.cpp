@@ -1,16 +1,19 @@
-// flip, roll, rot90, tile, pad and narrow_copy as compositions: an index_select per dim (reversed positions; the
+// flip, roll, rot90, tile, pad, narrow_copy, broadcast_tensors and meshgrid as compositions: an index_select per dim (reversed positions; the
 // positions a reflected, replicated or circular border reads), a cat of two narrows per rolled dim, flips
 // and a transpose, repeat, or a cat with constant blocks, so every layer (CUDA, Meta, autograd, vmap)
-// handles them through index_select, cat, narrow and repeat; narrow_copy is narrow's view, copied.
+// handles them through index_select, cat, narrow and repeat; narrow_copy is narrow's view, copied;
+// broadcast_tensors and meshgrid give expanded views.
 #include <algorithm>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dispatch/Library.h"
 #include "ops/Factories.h"
 #include "ops/api/arange.h"
 #include "ops/api/cat.h"
+#include "ops/infra/TensorIterator.h"
 #include "ops/ReduceOps.h"
 #include "ops/Views.h"
 
@@ -163,6 +166,48 @@ Tensor pad_default(const Tensor& self, IntArrayRef pad, std::string_view mode, s
   return copied ? out : out.clone();
 }
 
+// Every tensor expanded to the shape they all broadcast to.
+std::vector<Tensor> broadcast_tensors_default(ArrayRef<Tensor> tensors) {
+  SmallVector<int64_t, 5> shape;
+  for (const Tensor& t : tensors) shape = infer_size(shape, t.sizes());
+  std::vector<Tensor> out;
+  for (const Tensor& t : tensors) out.push_back(t.expand(shape));
+  return out;
+}
+
+// Grids over the tensors' values: with "ij" indexing, grid i holds tensors[i]'s values along dim i (a 0-d
+// tensor counts as one value); "xy" swaps the first two dims, as numpy's default.
+std::vector<Tensor> meshgrid_indexing(ArrayRef<Tensor> tensors, std::string_view indexing) {
+  const size_t n = tensors.size();
+  MT_CHECK(n > 0, "meshgrid expects a non-empty TensorList");
+  for (size_t i = 0; i + 1 < n; ++i) {
+    MT_CHECK(tensors[i].dtype() == tensors[i + 1].dtype(), "meshgrid expects all tensors to have the same dtype");
+    MT_CHECK(tensors[i].device() == tensors[i + 1].device(), "meshgrid expects all tensors to have the same device");
+  }
+  MT_CHECK(indexing == "xy" || indexing == "ij", "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
+           "received: ", indexing);
+  std::vector<Tensor> inputs(tensors.begin(), tensors.end());
+  const bool swap = indexing == "xy" && n >= 2;
+  if (swap) std::swap(inputs[0], inputs[1]);
+  std::vector<int64_t> shape;
+  for (const Tensor& t : inputs) {
+    MT_CHECK(t.dim() <= 1, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a tensor of size ",
+             t.sizes());
+    shape.push_back(t.numel());
+  }
+  std::vector<Tensor> grids;
+  std::vector<int64_t> view_shape(n, 1);
+  for (size_t i = 0; i < n; ++i) {
+    view_shape[i] = -1;
+    grids.push_back(inputs[i].view(view_shape).expand(shape));
+    view_shape[i] = 1;
+  }
+  if (swap) std::swap(grids[0], grids[1]);
+  return grids;
+}
+
+std::vector<Tensor> meshgrid_default(ArrayRef<Tensor> tensors) { return meshgrid_indexing(tensors, "ij"); }
+
 }  // namespace
 
 MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {
@@ -172,6 +217,9 @@ MT_LIBRARY_IMPL(mt, CompositeImplicitAutograd, m) {
   m.impl("tile", MT_FN(tile_default));
   m.impl("pad", MT_FN(pad_default));
   m.impl("narrow_copy", MT_FN(narrow_copy_default));
+  m.impl("broadcast_tensors", MT_FN(broadcast_tensors_default));
+  m.impl("meshgrid", MT_FN(meshgrid_default));
+  m.impl("meshgrid.indexing", MT_FN(meshgrid_indexing));
 }
 
 }  // namespace mt

@@ -236,6 +236,7 @@ TEST(AutocastCUDAPolicies, TableFollowsPyTorchsCUDALists) {
       {"pow.Tensor_Scalar", P::fp32},
       {"pow.Scalar", P::fp32},
       {"softplus", P::fp32},
+      {"cosine_similarity", P::fp32},
       {"layer_norm", P::fp32},
       {"group_norm", P::fp32},
       {"logsumexp", P::fp32},

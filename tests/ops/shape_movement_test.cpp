@@ -1,4 +1,5 @@
-// roll, rot90, tile, broadcast_to, swapaxes/swapdims, the diagonal family, narrow_copy and take_along_dim on
+// roll, rot90, tile, broadcast_to, swapaxes/swapdims, the diagonal family, narrow_copy, take_along_dim,
+// broadcast_tensors and meshgrid on
 // hand-worked values, their edge cases (whole turns and empty inputs still copy) and their errors, in
 // PyTorch's words. Their elements in every dtype, layouts, derivatives, vmap, Meta and CUDA are their OpInfo
 // rows' (tests/opinfo/shape_table.cpp, indexing_table.cpp).
@@ -8,11 +9,13 @@
 #include <vector>
 
 #include "ops/api/arange.h"
+#include "ops/api/broadcast_tensors.h"
 #include "ops/api/broadcast_to.h"
 #include "ops/api/diag.h"
 #include "ops/api/diag_embed.h"
 #include "ops/api/diagflat.h"
 #include "ops/api/empty.h"
+#include "ops/api/meshgrid.h"
 #include "ops/api/narrow_copy.h"
 #include "ops/api/roll.h"
 #include "ops/api/rot90.h"
@@ -163,6 +166,45 @@ TEST(ShapeMovement, TakeAlongDimBroadcastsAndChecksItsInputs) {
   expect_error<mt::RuntimeError>([&] { mt::take_along_dim(x, mt::tensor({{0L}, {0L}, {0L}}), 1); },
                                  "The size of tensor a (2) must match the size of tensor b (3) at non-singleton "
                                  "dimension 0");
+}
+
+TEST(ShapeMovement, BroadcastTensorsExpandsEveryTensorToTheCommonShape) {
+  const Tensor a = numbered({3, 1}), b = numbered({4}), c = mt::tensor(7.0f);
+  const std::vector<Tensor> out = mt::broadcast_tensors({a, b, c});
+  ASSERT_EQ(out.size(), 3u);
+  for (const Tensor& t : out) EXPECT_EQ(t.sizes(), mt::IntArrayRef({3, 4}));
+  EXPECT_EQ(out[0].data_ptr(), a.data_ptr());  // views
+  expect_values_near(out[0], {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}, 0);
+  expect_values_near(out[1], {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3}, 0);
+  expect_values_near(out[2], std::vector<double>(12, 7), 0);
+  EXPECT_TRUE(mt::broadcast_tensors({}).empty());
+  expect_error<mt::RuntimeError>([&] { mt::broadcast_tensors({a, b, numbered({2})}); },
+                                 "The size of tensor a (4) must match the size of tensor b (2) at non-singleton "
+                                 "dimension 1");
+}
+
+TEST(ShapeMovement, MeshgridIndexesIjOrXy) {
+  const Tensor x = numbered({3}), y = numbered({2}).add(10);
+  const std::vector<Tensor> ij = mt::meshgrid({x, y});  // "ij" by default, as torch::meshgrid
+  EXPECT_EQ(ij[0].sizes(), mt::IntArrayRef({3, 2}));
+  expect_values_near(ij[0], {0, 0, 1, 1, 2, 2}, 0);
+  expect_values_near(ij[1], {10, 11, 10, 11, 10, 11}, 0);
+  EXPECT_EQ(ij[0].data_ptr(), x.data_ptr());
+  const std::vector<Tensor> xy = mt::meshgrid({x, y}, "xy");
+  EXPECT_EQ(xy[0].sizes(), mt::IntArrayRef({2, 3}));
+  expect_values_near(xy[0], {0, 1, 2, 0, 1, 2}, 0);
+  expect_values_near(xy[1], {10, 10, 10, 11, 11, 11}, 0);
+  // A 0-d tensor counts as one value; three tensors grid three dims.
+  const std::vector<Tensor> three = mt::meshgrid({x, mt::tensor(5.0f), y}, "ij");
+  EXPECT_EQ(three[1].sizes(), mt::IntArrayRef({3, 1, 2}));
+  expect_error<mt::RuntimeError>([&] { mt::meshgrid({}); }, "meshgrid expects a non-empty TensorList");
+  expect_error<mt::RuntimeError>([&] { mt::meshgrid({x, y}, "ji"); },
+                                 "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: ji");
+  expect_error<mt::RuntimeError>([&] { mt::meshgrid({x, numbered({2, 2})}); },
+                                 "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a tensor of size "
+                                 "[2, 2]");
+  expect_error<mt::RuntimeError>([&] { mt::meshgrid({x, x.to(mt::kFloat64)}); },
+                                 "meshgrid expects all tensors to have the same dtype");
 }
 
 }  // namespace
