@@ -1,6 +1,8 @@
 // Derivatives of the unary pointwise ops and activations (and their in-place forms) and of pow: the
 // input's gradient is the output's gradient times f'(self). Where PyTorch saves the result (exp, tanh,
 // sigmoid, sqrt...), these save the input and recompute it (see autograd/SavedVariable.h).
+#include <numbers>
+
 #include "autograd/derivatives/Formulas.h"
 #include "ops/api/abs_ops.h"
 #include "ops/api/acos_ops.h"
@@ -70,8 +72,8 @@ Tensor& unary_(const char* name, Derivative derivative, DispatchKeySet ks, Tenso
       name, {self}, [&](const Tensor& original) { return times_derivative(derivative, original); }, ks, self);
 }
 
-constexpr double kLn2 = 0.6931471805599453, kLn10 = 2.302585092994046, kTwoOverSqrtPi = 1.1283791670955126;
-constexpr double kPi = 3.141592653589793;
+using std::numbers::ln2, std::numbers::ln10, std::numbers::pi;
+constexpr double kTwoOverSqrtPi = 2 * std::numbers::inv_sqrtpi;
 
 // Phi, the standard normal CDF, as gelu(x) / x. At 0 it is its Taylor polynomial
 // 1/2 + phi(0) (x - x^3 / 6), so that its derivatives there (a Hessian of gelu) are right to the third.
@@ -121,9 +123,9 @@ MT_UNARY_FORMULA(silu, "SiluBackward0", [&] { const Tensor s = x.sigmoid(); retu
 MT_UNARY_FORMULA(abs, "AbsBackward0", x.sign())
 // The exponentials, logarithms, hyperbolic and inverse trigonometric functions, erf and its kin.
 MT_UNARY_FORMULA(expm1, "Expm1Backward0", x.exp())
-MT_UNARY_FORMULA(exp2, "Exp2Backward0", x.exp2() * kLn2)
-MT_UNARY_FORMULA(log2, "Log2Backward0", (x * kLn2).reciprocal())
-MT_UNARY_FORMULA(log10, "Log10Backward0", (x * kLn10).reciprocal())
+MT_UNARY_FORMULA(exp2, "Exp2Backward0", x.exp2() * ln2)
+MT_UNARY_FORMULA(log2, "Log2Backward0", (x * ln2).reciprocal())
+MT_UNARY_FORMULA(log10, "Log10Backward0", (x * ln10).reciprocal())
 MT_UNARY_FORMULA(sinh, "SinhBackward0", x.cosh())
 MT_UNARY_FORMULA(cosh, "CoshBackward0", x.sinh())
 MT_UNARY_FORMULA(asin, "AsinBackward0", (-(x * x) + 1).rsqrt())
@@ -131,7 +133,7 @@ MT_UNARY_FORMULA(acos, "AcosBackward0", -(-(x * x) + 1).rsqrt())
 MT_UNARY_FORMULA(atan, "AtanBackward0", (x * x + 1).reciprocal())
 MT_UNARY_FORMULA(tan, "TanBackward0", [&] { const Tensor t = x.tan(); return t * t + 1; }())
 // sinc'(x) = (cos(pi x) - sinc(x)) / x, and 0 at 0, as PyTorch (whose second derivative at 0 is NaN too).
-MT_UNARY_FORMULA(sinc, "SincBackward0", (((x * kPi).cos() - x.sinc()) / x).masked_fill(x == 0, 0))
+MT_UNARY_FORMULA(sinc, "SincBackward0", (((x * pi).cos() - x.sinc()) / x).masked_fill(x == 0, 0))
 MT_UNARY_FORMULA(asinh, "AsinhBackward0", (x * x + 1).rsqrt())
 MT_UNARY_FORMULA(acosh, "AcoshBackward0", (x * x - 1).rsqrt())
 MT_UNARY_FORMULA(atanh, "AtanhBackward0", (-(x * x) + 1).reciprocal())
