@@ -203,6 +203,17 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
 Tensor broadcast_to(const Tensor& self, IntArrayRef size) { return self.expand(size); }
 Tensor swapaxes(const Tensor& self, int64_t axis0, int64_t axis1) { return self.transpose(axis0, axis1); }
 
+// x.mT, x.mH and x.adjoint(): the last two dims of a matrix or a batch of them swapped (and conjugated, which
+// changes nothing for the real dtypes here).
+Tensor matrix_transpose(const Tensor& self, const char* name) {
+  MT_CHECK(self.dim() >= 2, "tensor.", name, " is only supported on matrices or batches of matrices. Got ", self.dim(),
+           "-D tensor.");
+  return self.transpose(-2, -1);
+}
+Tensor mT(const Tensor& self) { return matrix_transpose(self, "mT"); }
+Tensor mH(const Tensor& self) { return matrix_transpose(self, "mH"); }
+Tensor adjoint(const Tensor& self) { return matrix_transpose(self, "adjoint()"); }
+
 Tensor contiguous(const Tensor& self) {
   if (self.is_contiguous()) return self;
   Tensor out = mt::empty(self.sizes(), self.options());
@@ -225,6 +236,9 @@ void register_kernels(Library& m) {
   m.impl("broadcast_to", MT_FN(broadcast_to));
   m.impl("swapaxes", MT_FN(swapaxes));
   m.impl("swapdims", MT_FN(swapaxes));
+  m.impl("mT", MT_FN(mT));
+  m.impl("mH", MT_FN(mH));
+  m.impl("adjoint", MT_FN(adjoint));
   m.impl("narrow", MT_FN(narrow));
   m.impl("split.sizes", MT_FN(split_sizes));
   m.impl("chunk", MT_FN(chunk));

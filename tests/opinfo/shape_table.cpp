@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "opinfo/OpInfo.h"
+#include "ops/api/adjoint.h"
 #include "ops/api/as_strided.h"
 #include "ops/api/broadcast_to.h"
 #include "ops/api/chunk.h"
@@ -253,6 +254,31 @@ const std::vector<ShapeOpInfo>& shape_ops() {
        .source =
            [](const Index& i) {
              return Index{i[0], i[1], 1 + 2 * i[2]};
+           }},
+      // x.mT, x.mH and x.adjoint(): the last two dims swapped (no conjugate for real dtypes).
+      {.name = "mT",
+       .input = {2, 3, 4},
+       .op = [](const Tensor& x) { return x.mT(); },
+       .sizes = {2, 4, 3},
+       .source =
+           [](const Index& i) {
+             return Index{i[0], i[2], i[1]};
+           }},
+      {.name = "mH",
+       .input = {3, 4},
+       .op = [](const Tensor& x) { return x.mH(); },
+       .sizes = {4, 3},
+       .source =
+           [](const Index& i) {
+             return Index{i[1], i[0]};
+           }},
+      {.name = "adjoint",
+       .input = {2, 3, 4},
+       .op = [](const Tensor& x) { return mt::adjoint(x); },
+       .sizes = {2, 4, 3},
+       .source =
+           [](const Index& i) {
+             return Index{i[0], i[2], i[1]};
            }},
       // moveaxis is numpy's name for movedim.
       {.name = "moveaxis.int",

@@ -200,6 +200,15 @@ TEST(LinalgCompositions, AutocastPoliciesFollowPyTorchs) {
             kBFloat16);
 }
 
+TEST(LinalgCompositions, MethodsAreTheFunctions) {
+  const Tensor m = seeded_randn({3, 4}, 1), v = seeded_randn({4}, 2), b1 = seeded_randn({2, 3, 4}, 3),
+               b2 = seeded_randn({2, 4, 5}, 4);
+  EXPECT_EQ(values(seeded_randn({3}, 5).addmv(m, v, 2)), values(mt::addmv(seeded_randn({3}, 5), m, v, 2)));
+  EXPECT_EQ(values(seeded_randn({3, 5}, 6).addbmm(b1, b2)), values(mt::addbmm(seeded_randn({3, 5}, 6), b1, b2)));
+  EXPECT_EQ(values(seeded_randn({5}, 7).baddbmm(b1, b2, 1, 3)), values(mt::baddbmm(seeded_randn({5}, 7), b1, b2, 1, 3)));
+  EXPECT_EQ(values(m.kron(v)), values(mt::kron(m, v)));
+}
+
 TEST(LinalgCompositions, ErrorsNameTheProblem) {
   const Tensor m = seeded_randn({3, 4}, 1), v = seeded_randn({4}, 2), b = seeded_randn({2, 3, 4}, 3);
   expect_error<RuntimeError>([&] { mt::addmv(seeded_randn({3}, 4), m, m); }, "vector + matrix @ vector expected, got 1, 2, 2");

@@ -82,6 +82,8 @@ TEST(ReductionPairs, AminmaxGivesTheSmallestAndTheLargest) {
   const auto [bool_lo, bool_hi] = mt::aminmax(mt::tensor({true, false}));
   EXPECT_FALSE(bool_lo.item<bool>());
   EXPECT_TRUE(bool_hi.item<bool>());
+  const auto [method_lo, method_hi] = x.aminmax(1);
+  EXPECT_EQ(values(method_lo), values(row_lo));
   const auto [scalar_lo, scalar_hi] = mt::aminmax(mt::tensor(2.5), 0);
   EXPECT_EQ(scalar_lo.item<double>(), 2.5);
   expect_error<RuntimeError>([&] { mt::aminmax(mt::empty({0, 3})); },

@@ -207,4 +207,21 @@ TEST(ShapeMovement, MeshgridIndexesIjOrXy) {
                                  "meshgrid expects all tensors to have the same dtype");
 }
 
+TEST(ShapeMovement, MethodsAreTheFunctions) {
+  const Tensor x = numbered({3, 4});
+  EXPECT_EQ(mt::testing::values(x.diag(1)), mt::testing::values(mt::diag(x, 1)));
+  EXPECT_EQ(mt::testing::values(x.diagflat(-1)), mt::testing::values(mt::diagflat(x, -1)));
+  EXPECT_EQ(x.diag_embed().sizes(), mt::IntArrayRef({3, 4, 4}));
+  EXPECT_EQ(mt::testing::values(x.narrow_copy(1, 1, 2)), mt::testing::values(mt::narrow_copy(x, 1, 1, 2)));
+  EXPECT_EQ(mt::testing::values(x.take_along_dim(mt::tensor({{1L}}), 1)), (std::vector<double>{1, 5, 9}));
+  EXPECT_EQ(x.moveaxis(0, 1).sizes(), mt::IntArrayRef({4, 3}));
+  EXPECT_EQ(x.mT().data_ptr(), x.data_ptr());
+  EXPECT_EQ(x.mH().strides(), mt::IntArrayRef({1, 4}));
+  EXPECT_EQ(x.adjoint().sizes(), mt::IntArrayRef({4, 3}));
+  expect_error<mt::RuntimeError>([&] { numbered({3}).mT(); },
+                                 "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.");
+  expect_error<mt::RuntimeError>([&] { numbered({3}).adjoint(); },
+                                 "tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor.");
+}
+
 }  // namespace
