@@ -18,6 +18,7 @@
 #include "ops/api/binary_cross_entropy_with_logits.h"
 #include "ops/api/bmm.h"
 #include "ops/api/cat.h"
+#include "ops/api/cdist.h"
 #include "ops/api/conv1d.h"
 #include "ops/api/conv2d.h"
 #include "ops/api/conv_transpose1d.h"
@@ -121,6 +122,7 @@ const std::map<std::string, std::pair<std::function<Tensor()>, mt::ScalarType>>&
           return mt::prod(bf16({2, 3}), 1);
         },
         mt::kFloat32}},
+      {"cdist", {[] { return mt::cdist(bf16({2, 3}), bf16({4, 3})); }, mt::kFloat32}},
       {"mse_loss", {[] { return mt::mse_loss(bf16({4}), bf16({4})); }, mt::kFloat32}},
       {"l1_loss", {[] { return mt::l1_loss(bf16({4}), bf16({4})); }, mt::kFloat32}},
       {"nll_loss",
@@ -237,6 +239,7 @@ TEST(AutocastCUDAPolicies, TableFollowsPyTorchsCUDALists) {
       {"pow.Scalar", P::fp32},
       {"softplus", P::fp32},
       {"cosine_similarity", P::fp32},
+      {"cdist", P::fp32},
       {"layer_norm", P::fp32},
       {"group_norm", P::fp32},
       {"logsumexp", P::fp32},

@@ -63,7 +63,8 @@ const std::vector<Exemption>& exemptions() {
        {"_softmax", "_log_softmax", "softmax", "log_softmax", "nll_loss", "nll_loss_forward", "nll_loss_backward",
         "_nll_loss_check_target", "cross_entropy_loss", "mse_loss", "l1_loss", "binary_cross_entropy",
         "binary_cross_entropy_backward", "binary_cross_entropy_with_logits", "layer_norm", "batch_norm", "group_norm",
-        "embedding", "bernoulli", "dropout", "feature_dropout", "cosine_similarity", "pairwise_distance"}},
+        "embedding", "bernoulli", "dropout", "feature_dropout", "cosine_similarity", "pairwise_distance",
+        "cdist"}},
       {"tests/ops/factories_conversions_test.cpp (conversions: their values are the input's in another dtype or "
        "device)",
        {"_to_copy", "to", "type_as", "copy"}},

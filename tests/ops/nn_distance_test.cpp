@@ -1,15 +1,18 @@
-// cosine_similarity and pairwise_distance against naive double-precision sums written from PyTorch's
-// definitions (norms clamped to eps; x1 - x2 + eps along the last dim), broadcasting, integer inputs, zero
-// vectors; gradcheck, vmap against the loop, Meta shapes, the CUDA autocast policy and PyTorch's errors.
+// cosine_similarity, pairwise_distance and cdist against naive double-precision sums written from PyTorch's
+// definitions (norms clamped to eps; x1 - x2 + eps along the last dim; every row against every row),
+// broadcasting, integer inputs, zero vectors; gradcheck, vmap against the loop, Meta shapes, the autocast
+// policies and PyTorch's errors.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "autograd/Gradcheck.h"
 #include "functorch/autocast/AutocastMode.h"
 #include "functorch/vmap_test_helpers.h"
+#include "ops/api/cdist.h"
 #include "ops/api/cosine_similarity.h"
 #include "ops/api/empty.h"
 #include "ops/api/pairwise_distance.h"
@@ -98,6 +101,48 @@ TEST(NnDistance, GradcheckVmapMetaAndAutocast) {
   EXPECT_EQ(mt::pairwise_distance(mt::empty({5, 3}, meta), mt::empty({3}, meta)).sizes().vec(), Ints{5});
   EXPECT_EQ(mt::autocast::policy_for(kCUDA, "cosine_similarity"), mt::autocast::CastPolicy::fp32);
   EXPECT_EQ(mt::autocast::policy_for(kCUDA, "pairwise_distance"), std::nullopt);
+}
+
+TEST(NnDistance, CdistIsTheDistanceOfEveryRowToEveryRow) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const Tensor a = random_tensor({2, 3, 4}, kFloat64, 8), b = random_tensor({5, 4}, kFloat64, 9);
+  const std::vector<double> x = values(a), y = values(b);
+  for (double p : {0.0, 1.0, 2.0, 3.0, inf}) {
+    std::vector<double> expected;
+    for (int64_t n = 0; n < 2; ++n)
+      for (int64_t i = 0; i < 3; ++i)
+        for (int64_t j = 0; j < 5; ++j) {
+          double acc = 0;
+          for (int64_t c = 0; c < 4; ++c) {
+            const double d = std::abs(x[(n * 3 + i) * 4 + c] - y[j * 4 + c]);
+            acc = p == inf ? std::max(acc, d) : p == 0 ? acc + (d != 0) : acc + std::pow(d, p);
+          }
+          expected.push_back(p == inf || p == 0 ? acc : std::pow(acc, 1 / p));
+        }
+    const Tensor r = mt::cdist(a, b, p);
+    EXPECT_EQ(r.sizes().vec(), (Ints{2, 3, 5})) << p;
+    expect_values_near(r, expected, 1e-12);
+  }
+  EXPECT_EQ(mt::cdist(a, a).select(0, 1).diagonal().abs().max().item<double>(), 0);
+  const TensorOptions meta = TensorOptions(Device("meta")).dtype(kFloat32);
+  EXPECT_EQ(mt::cdist(mt::empty({7, 1, 3, 2}, meta), mt::empty({4, 6, 2}, meta)).sizes().vec(), (Ints{7, 4, 3, 6}));
+  using mt::autograd::variable_list;
+  const auto f = [](const variable_list& v) { return mt::cdist(v[0], v[1], 1.5); };
+  const variable_list inputs{seeded_randn({3, 2}, 10, kFloat64).requires_grad_(),
+                             seeded_randn({4, 2}, 11, kFloat64).requires_grad_()};
+  EXPECT_TRUE(mt::autograd::gradcheck(f, inputs));
+  EXPECT_TRUE(mt::autograd::gradgradcheck(f, inputs));
+  mt_test::expect_vmap_matches_loop([](const std::vector<Tensor>& v) { return mt::cdist(v[0], v[1]); },
+                                    {seeded_randn({3, 2, 4}, 12), seeded_randn({5, 4}, 13)}, {0, std::nullopt});
+  EXPECT_EQ(mt::autocast::policy_for(kCPU, "cdist"), mt::autocast::CastPolicy::fp32);
+  EXPECT_EQ(mt::autocast::policy_for(kCUDA, "cdist"), mt::autocast::CastPolicy::fp32);
+  expect_error<RuntimeError>([&] { mt::cdist(b.select(0, 0), b); }, "cdist only supports at least 2D tensors, X1 got: 1D");
+  expect_error<RuntimeError>([&] { mt::cdist(b, random_tensor({2, 3}, kFloat64, 14)); },
+                             "X1 and X2 must have the same number of columns. X1: 4 X2: 3");
+  expect_error<RuntimeError>([&] { mt::cdist(b, b, -1); }, "cdist only supports non-negative p values");
+  expect_error<RuntimeError>([&] { mt::cdist(b.to(kInt64), b); },
+                             "cdist only supports floating-point dtypes, X1 got: mt.int64");
+  expect_error<RuntimeError>([&] { mt::cdist(b, b, 2, 3); }, "possible modes: 0, 1, 2, but was: 3");
 }
 
 }  // namespace
