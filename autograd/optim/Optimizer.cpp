@@ -24,13 +24,18 @@ void Optimizer::add_params(std::vector<Tensor> params) {
 
 void Optimizer::check_not_empty() const { MT_CHECK_VALUE(!params_.empty(), "optimizer got an empty parameter list"); }
 
-std::span<const Tensor> Optimizer::group_parameters(size_t group) const {
+size_t Optimizer::checked_group(size_t group) const {
   MT_CHECK_INDEX(group < num_param_groups(), "parameter group ", group, " out of range: the optimizer has ",
                  num_param_groups());
+  return group;
+}
+
+std::span<const Tensor> Optimizer::group_parameters(size_t group) const {
+  checked_group(group);
   return std::span<const Tensor>(params_).subspan(group_begin(group), group_end(group) - group_begin(group));
 }
 
-std::optional<double>& Optimizer::initial_lr(size_t group) { return initial_lrs_.at(group); }
+std::optional<double>& Optimizer::initial_lr(size_t group) { return initial_lrs_[checked_group(group)]; }
 
 void Optimizer::zero_grad(bool set_to_none) {
   for (const Tensor& p : params_) nn::clear_grad(p, set_to_none);

@@ -83,6 +83,8 @@ class Optimizer {
   void add_params(std::vector<Tensor> params);
   // After the constructor's groups: the optimizer must have a parameter.
   void check_not_empty() const;
+  // `group`, if the optimizer has it; else mt::IndexError.
+  size_t checked_group(size_t group) const;
   size_t group_begin(size_t group) const { return group == 0 ? 0 : group_ends_[group - 1]; }
   size_t group_end(size_t group) const { return group_ends_[group]; }
 
@@ -101,8 +103,8 @@ template <typename Options, typename State>
 class OptimizerWithOptions : public Optimizer {
  public:
   // A group's options, to read or change between steps (e.g. a learning-rate schedule); not re-validated.
-  Options& options(size_t group = 0) { return options_.at(group); }
-  const Options& options(size_t group = 0) const { return options_.at(group); }
+  Options& options(size_t group = 0) { return options_[checked_group(group)]; }
+  const Options& options(size_t group = 0) const { return options_[checked_group(group)]; }
   // The options of groups added without their own.
   const Options& defaults() const { return defaults_; }
 
@@ -115,8 +117,8 @@ class OptimizerWithOptions : public Optimizer {
     state_.resize(params_.size());
   }
 
-  double lr(size_t group = 0) const override { return options_.at(group).lr; }
-  void set_lr(size_t group, double lr) override { options_.at(group).lr = lr; }
+  double lr(size_t group = 0) const override { return options(group).lr; }
+  void set_lr(size_t group, double lr) override { options(group).lr = lr; }
 
  protected:
   explicit OptimizerWithOptions(Options defaults) : defaults_(defaults) {}

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <microtorch/framework.h>
 
+#include <functional>
 #include <vector>
 
 #include "autograd_test_helpers.h"
@@ -78,8 +79,11 @@ TEST(OptimParamGroups, ABadGroupIsRefusedAndChangesNothing) {
               mt::optim::SGD(std::vector<ParamGroup<mt::optim::SGDOptions>>{{.params = {}}}, {.lr = 0.1});
             }),
             "optimizer got an empty parameter list");
-  EXPECT_EQ(message_of<mt::IndexError>([&] { adam.group_parameters(1); }),
-            "parameter group 1 out of range: the optimizer has 1");
+  // Every accessor of a group refuses one the optimizer does not have.
+  for (const auto& f : std::vector<std::function<void()>>{[&] { adam.group_parameters(1); }, [&] { adam.options(1); },
+                                                          [&] { adam.lr(1); }, [&] { adam.set_lr(1, 0.5); },
+                                                          [&] { adam.initial_lr(1); }, [&] { adam.momentum(1); }})
+    EXPECT_EQ(message_of<mt::IndexError>(f), "parameter group 1 out of range: the optimizer has 1");
 }
 
 TEST(OptimParamGroups, SchedulersScaleEachGroupFromItsOwnInitialRate) {
